@@ -1,0 +1,70 @@
+// Bundles the CLI, the extension and the test suites. `--production` minifies, `--watch` rebuilds,
+// `--tests` also bundles every test file so mocha runs plain JavaScript.
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** Reports errors in the `file:line:col: error: …` form VS Code's problem matchers read. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  // The shell parser is 1.5 MB of transpiled Go: it ships beside the bundle and loads on first use.
+  external: ['vscode', 'mvdan-sh', './shell-parser.js'],
+  plugins: [problemMatcher],
+};
+
+function listTests(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true })
+    .filter((f) => String(f).endsWith('.test.ts'))
+    .map((f) => path.join(dir, String(f)));
+}
+
+async function main() {
+  fs.mkdirSync('dist', { recursive: true });
+  fs.copyFileSync(require.resolve('mvdan-sh'), 'dist/shell-parser.js');
+  const builds = [
+    { ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  ];
+  if (fs.existsSync('src/extension.ts')) {
+    builds.push({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' });
+  }
+  if (tests) {
+    const entryPoints = listTests('test/unit');
+    builds.push({ ...common, entryPoints, outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
+  }
+  const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
+  if (watch) {
+    await Promise.all(contexts.map((ctx) => ctx.watch()));
+    return;
+  }
+  await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+  await Promise.all(contexts.map((ctx) => ctx.dispose()));
+  fs.chmodSync('dist/cli.js', 0o755);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
