@@ -26,6 +26,8 @@ const common = {
   platform: 'node',
   target: 'node20',
   format: 'cjs',
+  // jsonc-parser's UMD build hides its requires from the bundler; its ES module build does not.
+  mainFields: ['module', 'main'],
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
@@ -51,7 +53,8 @@ async function main() {
     builds.push({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' });
   }
   if (tests) {
-    const entryPoints = listTests('test/unit');
+    const workers = fs.readdirSync('test/unit/workers').map((f) => path.join('test/unit/workers', f));
+    const entryPoints = [...listTests('test/unit'), ...workers];
     builds.push({ ...common, entryPoints, outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
   }
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));

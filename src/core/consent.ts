@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { cleanLine } from './clean';
+import { writeFileAtomic, withFileLock } from './fileLock';
+import { formatProblem, isRecord, type HookDefinition, type HooksFile } from './hookConfig';
+import { trustFile } from './paths';
+import type { SandboxInfo } from './sandbox';
+
+/** `allowed`: the stored hash is the current one. `changed`: another hash is stored. */
+export type ConsentState = 'allowed' | 'changed' | 'unreviewed';
+
+export interface TrustStore {
+  readonly hooks: Readonly<Record<string, string>>;
+}
+
+export const CONSENT_QUESTION = "Run this project's hooks?";
+
+const trustSchema = z.looseObject({ hooks: z.record(z.string(), z.string()).default({}) });
+
+/** sha256 of the canonical JSON of a project's hooks document: formatting and key order do not count. */
+export function hooksHash(document: unknown): string {
+  const hashed = isRecord(document) ? { ...document, $schema: undefined } : document;
+  return createHash('sha256').update(canonicalJson(hashed)).digest('hex');
+}
+
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Consent is keyed by the real path, so a symlinked checkout does not ask again or dodge the question. */
+export async function canonicalRoot(root: string): Promise<string> {
+  const absolute = path.resolve(root);
+  return fs.realpath(absolute).catch(() => absolute);
+}
+
+/**
+ * A missing store is no consent. A corrupt one is no consent either, with a problem to show:
+ * guessing could run hooks the user never allowed.
+ */
+export async function readTrustStore(home: string): Promise<{ store: TrustStore; problem?: string }> {
+  const file = trustFile(home);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { store: { hooks: {} } };
+    return { store: { hooks: {} }, problem: `${file}: cannot be read: ${(error as Error).message}` };
+  }
+  try {
+    return { store: trustSchema.parse(JSON.parse(text)) };
+  } catch {
+    return { store: { hooks: {} }, problem: `${file}: not a valid consent store; every project asks again` };
+  }
+}
+
+export function consentStateOf(store: TrustStore, root: string, hash: string): ConsentState {
+  const stored = store.hooks[root];
+  if (stored === undefined) return 'unreviewed';
+  return stored === hash ? 'allowed' : 'changed';
+}
+
+export async function rememberConsent(home: string, root: string, hash: string): Promise<void> {
+  await updateTrustStore(home, (hooks) => ({ ...hooks, [root]: hash }));
+}
+
+/** Returns whether consent had been stored. */
+export async function revokeConsent(home: string, root: string): Promise<boolean> {
+  let had = false;
+  await updateTrustStore(home, (hooks) => {
+    had = root in hooks;
+    const { [root]: _removed, ...rest } = hooks;
+    return rest;
+  });
+  return had;
+}
+
+async function updateTrustStore(home: string, change: (hooks: Record<string, string>) => Record<string, string>): Promise<void> {
+  const file = trustFile(home);
+  await withFileLock(file, async () => {
+    const text = await fs.readFile(file, 'utf8').catch(() => '{}');
+    let current: z.infer<typeof trustSchema>;
+    try {
+      current = trustSchema.parse(JSON.parse(text));
+    } catch {
+      current = { hooks: {} };
+    }
+    await writeFileAtomic(file, JSON.stringify({ ...current, hooks: change({ ...current.hooks }) }, null, 2) + '\n');
+  });
+}
+
+/** The words under the question, the same in the CLI and the editor's modal. */
+export function consentDetail(project: HooksFile, state: ConsentState, sandbox: SandboxInfo): string {
+  const lines = [
+    state === 'changed'
+      ? `The hooks in ${project.file} changed since you allowed them.`
+      : `${project.file} asks to run these commands on your machine when an agent uses a tool:`,
+    '',
+    ...project.hooks.flatMap((hook) => [describeHook(hook), `    ${cleanLine(hook.command, Number.MAX_SAFE_INTEGER)}`]),
+  ];
+  if (project.hooks.length === 0) lines.push('(no valid hooks)');
+  if (project.problems.length > 0) {
+    lines.push('', `Not run, because they are invalid:`, ...project.problems.map((p) => `  ${cleanLine(formatProblem(p))}`));
+  }
+  lines.push('', sandbox.available ? `OS sandbox: ${sandbox.description}` : `No OS sandbox: ${sandbox.description}`);
+  return lines.join('\n');
+}
+
+/** One line of facts about a hook: event, rules, network, failure mode, timeout. */
+export function describeHook(hook: HookDefinition): string {
+  const parts: string[] = [hook.event];
+  if (hook.event !== 'stop') parts.push(`tools: ${hook.tools.length > 0 ? hook.tools.map((t) => cleanLine(t)).join(', ') : 'every tool'}`);
+  parts.push(`network: ${hook.network ? 'ON' : 'off'}`);
+  if (hook.event === 'preToolUse') parts.push(`on failure: ${hook.onFailure}`);
+  parts.push(`timeout: ${hook.timeoutMs / 1000} s`);
+  return parts.join(' · ');
+}

@@ -1,0 +1,139 @@
+import { execa } from 'execa';
+import type { Readable } from 'node:stream';
+
+/** One command to run as a hook. */
+export interface ExecRequest {
+  readonly command: string;
+  readonly cwd: string;
+  /** The whole environment: nothing is inherited implicitly. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdin: string;
+  readonly timeoutMs: number;
+  /** Bytes kept per stream; the rest is read and dropped so the hook never blocks on a full pipe. */
+  readonly outputLimit?: number;
+  /** Between TERM and KILL when the hook overruns its time. */
+  readonly killGraceMs?: number;
+  /** The program and arguments to run instead of `sh -c command`, e.g. inside a sandbox. */
+  readonly argv?: readonly string[];
+}
+
+export interface ExecResult {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  readonly durationMs: number;
+  /** Set when the process could not be started at all. */
+  readonly spawnError?: string;
+}
+
+export const OUTPUT_LIMIT_BYTES = 8000;
+const KILL_GRACE_MS = 1000;
+/** After the hook exits, how long its output may still arrive before leftover children are killed. */
+const DRAIN_MS = 50;
+
+const liveGroups = new Set<number>();
+// A hook's process group must not outlive the CLI or the extension host that started it.
+process.once('exit', () => liveGroups.forEach((pid) => killGroup(pid, 'SIGKILL')));
+
+export async function runCommand(request: ExecRequest): Promise<ExecResult> {
+  const limit = request.outputLimit ?? OUTPUT_LIMIT_BYTES;
+  const [file, ...args] = request.argv ?? ['/bin/sh', '-c', request.command];
+  // Start counting before spawning: start-up cost is part of what a hook costs.
+  const started = performance.now();
+  const subprocess = execa(file!, args, {
+    cwd: request.cwd,
+    env: request.env,
+    extendEnv: false,
+    input: request.stdin,
+    // Its own process group, so a timeout reaches grandchildren too.
+    detached: true,
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
+    windowsHide: true,
+  });
+  const stdout = captureStream(subprocess.stdout, limit);
+  const stderr = captureStream(subprocess.stderr, limit);
+  const pid = subprocess.pid;
+  if (pid !== undefined) liveGroups.add(pid);
+
+  let timedOut = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const timeoutTimer = setTimeout(() => {
+    timedOut = true;
+    if (pid === undefined) return;
+    killGroup(pid, 'SIGTERM');
+    graceTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), request.killGraceMs ?? KILL_GRACE_MS);
+  }, request.timeoutMs);
+
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    subprocess.once('exit', (code, signal) => resolve({ code, signal }));
+    subprocess.once('error', () => resolve({ code: null, signal: null }));
+  });
+  const { code, signal } = await exited;
+  const durationMs = performance.now() - started;
+  clearTimeout(timeoutTimer);
+  clearTimeout(graceTimer);
+
+  // A background child may still hold the pipes open: give the output a moment, then end the group.
+  await Promise.race([Promise.all([stdout.done, stderr.done]), delay(DRAIN_MS)]);
+  if (pid !== undefined) {
+    killGroup(pid, 'SIGKILL');
+    liveGroups.delete(pid);
+  }
+  subprocess.stdout?.destroy();
+  subprocess.stderr?.destroy();
+  const result = await subprocess;
+  const spawnError = result.failed && code === null && signal === null && !timedOut ? (result.cause as Error | undefined)?.message ?? result.shortMessage : undefined;
+
+  return {
+    exitCode: code,
+    signal,
+    timedOut,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    stdoutTruncated: stdout.truncated(),
+    stderrTruncated: stderr.truncated(),
+    durationMs,
+    ...(spawnError !== undefined && { spawnError }),
+  };
+}
+
+function captureStream(stream: Readable | null | undefined, limit: number) {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let dropped = 0;
+  const done = new Promise<void>((resolve) => {
+    if (!stream) return resolve();
+    stream.on('data', (chunk: Buffer) => {
+      const room = limit - kept;
+      if (room > 0) {
+        chunks.push(chunk.subarray(0, room));
+        kept += Math.min(room, chunk.length);
+      }
+      dropped += Math.max(0, chunk.length - Math.max(room, 0));
+    });
+    stream.once('close', resolve);
+    stream.once('end', resolve);
+    stream.once('error', () => resolve());
+  });
+  return {
+    done,
+    text: () => Buffer.concat(chunks).toString('utf8'),
+    truncated: () => dropped > 0,
+  };
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

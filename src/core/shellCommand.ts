@@ -1,0 +1,216 @@
+// Splits a shell command line into the simple commands it runs, so a rule like `bash(git push*)`
+// sees `git push` inside `cd d && git push`, `$(git push)`, `sudo git push` or `bash -c 'git push'`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export type SplitResult = { ok: true; commands: string[] } | { ok: false; error: string };
+
+/**
+ * Every simple command in `source`, one normalized string each (literal quoting removed, words
+ * joined by single spaces, leading assignments dropped), followed by the forms a wrapper, a path or
+ * a `bash -c` string hides. Duplicates are dropped. The returned array is frozen: results are cached.
+ */
+export function splitCommand(source: string): SplitResult {
+  const cached = recentResults.get(source);
+  if (cached) {
+    recentResults.delete(source);
+    recentResults.set(source, cached);
+    return cached;
+  }
+  const result = splitUncached(source);
+  if (result.ok) Object.freeze(result.commands);
+  recentResults.set(source, result);
+  if (recentResults.size > RECENT_RESULTS_LIMIT) {
+    recentResults.delete(recentResults.keys().next().value as string);
+  }
+  return result;
+}
+
+/** The few members of mvdan-sh's (GopherJS) API this module reads. */
+interface Offset { Offset(): number }
+interface ShellNode { Pos(): Offset; End(): Offset }
+interface WordNode extends ShellNode { Parts: ShellNode[] }
+interface LitNode extends ShellNode { Value: string }
+interface SglQuotedNode extends ShellNode { Value: string; Dollar: boolean }
+interface DblQuotedNode extends ShellNode { Parts: ShellNode[] }
+interface CallExprNode extends ShellNode { Args: WordNode[] }
+interface AssignNode extends ShellNode { Naked: boolean; Name: LitNode | null; Value: WordNode | null }
+interface DeclClauseNode extends ShellNode { Variant: LitNode; Args: AssignNode[] }
+interface ShellSyntax {
+  NewParser(): { Parse(source: string, name: string): ShellNode };
+  Walk(node: ShellNode, visit: (node: ShellNode | null) => boolean): void;
+  NodeType(node: ShellNode): string;
+}
+
+/** A word as the command will see it; `literal` when no expansion can change it at run time. */
+interface ShellWord { text: string; literal: boolean }
+
+/** Programs that run their arguments as a command, with the options that consume the next word. */
+const WRAPPERS = new Map<string, { valueOptions: string[]; skipsAssignments?: true; operands?: number }>([
+  ['env', { valueOptions: ['-u', '--unset', '-C', '--chdir'], skipsAssignments: true }],
+  ['command', { valueOptions: [] }],
+  ['builtin', { valueOptions: [] }],
+  ['exec', { valueOptions: ['-a'] }],
+  ['nohup', { valueOptions: [] }],
+  ['sudo', { valueOptions: ['-u', '--user', '-g', '--group', '-C', '-D', '-p', '-r', '-t', '-T', '-U'] }],
+  ['time', { valueOptions: ['-f', '--format', '-o', '--output'] }],
+  ['nice', { valueOptions: ['-n', '--adjustment'] }],
+  ['timeout', { valueOptions: ['-s', '--signal', '-k', '--kill-after'], operands: 1 }],
+  ['xargs', { valueOptions: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s'] }],
+]);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
+const SHELL_VALUE_OPTIONS = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const UNQUOTED_ESCAPE = /\\(.)/gs;
+const DOUBLE_QUOTED_ESCAPE = /\\([$`"\\])/g;
+const ANSI_C_ESCAPE = /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|.)/gs;
+const ANSI_C_NAMED: Record<string, string> = {
+  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
+};
+const RECENT_RESULTS_LIMIT = 256;
+
+const recentResults = new Map<string, SplitResult>();
+let shell: { syntax: ShellSyntax; parser: ReturnType<ShellSyntax['NewParser']> } | undefined;
+
+/** Loads the 1.5 MB parser on first use; the bundler ships it beside the bundle as shell-parser.js. */
+function loadShell(): NonNullable<typeof shell> {
+  if (!shell) {
+    const bundled = path.join(__dirname, 'shell-parser.js');
+    const { syntax } = (fs.existsSync(bundled) ? require(bundled) : require('mvdan-sh')) as { syntax: ShellSyntax };
+    shell = { syntax, parser: syntax.NewParser() };
+  }
+  return shell;
+}
+
+function splitUncached(source: string): SplitResult {
+  const { syntax, parser } = loadShell();
+  let file: ShellNode;
+  try {
+    file = parser.Parse(source, '');
+  } catch (e) {
+    const error = e as { Error?: () => string };
+    return { ok: false, error: error.Error ? error.Error() : String(e) };
+  }
+  // Offsets are in bytes of the UTF-8 source.
+  const bytes = Buffer.from(source, 'utf8');
+  const sourceOf = (node: ShellNode) => bytes.toString('utf8', node.Pos().Offset(), node.End().Offset());
+  const renderWord = (parts: ShellNode[], quoted: boolean): ShellWord => {
+    let text = '';
+    let literal = true;
+    for (const part of parts) {
+      switch (syntax.NodeType(part)) {
+        case 'Lit':
+          text += (part as LitNode).Value.replace(quoted ? DOUBLE_QUOTED_ESCAPE : UNQUOTED_ESCAPE, '$1');
+          break;
+        case 'SglQuoted': {
+          const { Value, Dollar } = part as SglQuotedNode;
+          text += Dollar ? decodeAnsiC(Value) : Value;
+          break;
+        }
+        case 'DblQuoted': {
+          const inner = renderWord((part as DblQuotedNode).Parts, true);
+          text += inner.text;
+          literal &&= inner.literal;
+          break;
+        }
+        default:
+          text += sourceOf(part);
+          literal = false;
+      }
+    }
+    return { text, literal };
+  };
+
+  // Collect first, expand after: expanding parses again, which must not happen mid-walk.
+  const found: ShellWord[][] = [];
+  syntax.Walk(file, (node) => {
+    if (!node) return true;
+    const type = syntax.NodeType(node);
+    if (type === 'CallExpr') {
+      found.push((node as CallExprNode).Args.map((word) => renderWord(word.Parts, false)));
+    } else if (type === 'DeclClause') {
+      const { Variant, Args } = node as DeclClauseNode;
+      const args = Args.map((arg): ShellWord =>
+        arg.Naked && arg.Value ? renderWord(arg.Value.Parts, false) : { text: sourceOf(arg), literal: false });
+      found.push([{ text: Variant.Value, literal: true }, ...args]);
+    }
+    return true;
+  });
+
+  const commands = new Set<string>();
+  for (const words of found) {
+    const error = addForms(words.filter((word) => word.text !== ''), commands);
+    if (error) return { ok: false, error };
+  }
+  return { ok: true, commands: [...commands] };
+}
+
+/** Adds the command and the forms it hides; returns an error when an inner script does not parse. */
+function addForms(words: ShellWord[], commands: Set<string>): string | undefined {
+  if (words.length === 0) return undefined;
+  commands.add(words.map((word) => word.text).join(' '));
+  const program = words[0].text;
+  const slash = program.lastIndexOf('/');
+  if (slash >= 0 && slash < program.length - 1) {
+    const error = addForms([{ text: program.slice(slash + 1), literal: words[0].literal }, ...words.slice(1)], commands);
+    if (error) return error;
+  }
+  const wrapped = unwrap(words);
+  if (wrapped) return addForms(wrapped, commands);
+  const script = innerScript(words);
+  if (script === undefined) return undefined;
+  const inner = splitCommand(script);
+  if (!inner.ok) return `in "${program}" script: ${inner.error}`;
+  for (const command of inner.commands) commands.add(command);
+  return undefined;
+}
+
+/** The command a wrapper like `sudo -u x` or `timeout 5` runs, or undefined if `words` has no wrapper. */
+function unwrap(words: ShellWord[]): ShellWord[] | undefined {
+  const wrapper = WRAPPERS.get(words[0].text);
+  if (!wrapper) return undefined;
+  let next = 1;
+  while (next < words.length) {
+    const word = words[next].text;
+    if (word === '--') {
+      next++;
+      break;
+    }
+    if (!word.startsWith('-') && !(wrapper.skipsAssignments && ASSIGNMENT.test(word))) break;
+    next += wrapper.valueOptions.includes(word) ? 2 : 1;
+  }
+  next += wrapper.operands ?? 0;
+  return next < words.length ? words.slice(next) : undefined;
+}
+
+/** The literal script of `bash -c STR` or `eval STR…`, or undefined when there is none to read. */
+function innerScript(words: ShellWord[]): string | undefined {
+  const program = words[0].text;
+  if (program === 'eval') {
+    const args = words.slice(words[1]?.text === '--' ? 2 : 1);
+    return args.length > 0 && args.every((word) => word.literal) ? args.map((word) => word.text).join(' ') : undefined;
+  }
+  if (!SHELLS.has(program)) return undefined;
+  let runsString = false;
+  for (let next = 1; next < words.length; next++) {
+    const word = words[next].text;
+    if (SHELL_VALUE_OPTIONS.has(word)) {
+      next++;
+    } else if (/^-[A-Za-z]*c/.test(word)) {
+      runsString = true;
+    } else if (!/^[-+]/.test(word)) {
+      // The first operand is the script when -c was given, a script file otherwise.
+      return runsString && words[next].literal ? word : undefined;
+    }
+  }
+  return undefined;
+}
+
+function decodeAnsiC(value: string): string {
+  return value.replace(ANSI_C_ESCAPE, (_, escape: string) => {
+    const code = /^[0-7]/.test(escape) ? parseInt(escape, 8)
+      : /^[xuU]./.test(escape) ? parseInt(escape.slice(1), 16) : undefined;
+    if (code === undefined) return ANSI_C_NAMED[escape] ?? escape;
+    return code <= 0x10ffff ? String.fromCodePoint(code) : '\\' + escape;
+  });
+}

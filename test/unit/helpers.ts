@@ -1,0 +1,48 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** A fresh folder per test, removed afterwards: tests never touch the real ~/.garuda. */
+export async function tempDir(prefix = 'garuda-test-'): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  return fs.realpath(dir);
+}
+
+export async function writeJson(file: string, value: unknown): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+}
+
+/** A GARUDA_HOME, a workspace root, and clean-up. */
+export async function fixture(): Promise<{ home: string; root: string; cleanup: () => Promise<void> }> {
+  const base = await tempDir();
+  const home = path.join(base, 'home');
+  const root = path.join(base, 'project');
+  await fs.mkdir(home, { recursive: true });
+  await fs.mkdir(root, { recursive: true });
+  return { home, root, cleanup: () => fs.rm(base, { recursive: true, force: true }) };
+}
+
+export const userHooks = (home: string) => path.join(home, 'hooks.json');
+export const projectHooks = (root: string) => path.join(root, '.garuda', 'hooks.json');
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 5000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return check();
+}
+
+/** A small program under test/unit/workers/, bundled beside the tests, for checks across processes. */
+export const worker = (name: string) => path.resolve('out/test/unit/workers', `${name}.js`);
