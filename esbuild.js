@@ -56,6 +56,8 @@ async function main() {
     const workers = fs.readdirSync('test/unit/workers').map((f) => path.join('test/unit/workers', f));
     const entryPoints = [...listTests('test/unit'), ...workers];
     builds.push({ ...common, entryPoints, outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
+    const integration = ['test/integration/index.ts', ...listTests('test/integration')];
+    builds.push({ ...common, entryPoints: integration, outdir: 'out/test/integration', external: ['vscode', 'mocha'] });
   }
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
   if (watch) {
@@ -65,6 +67,15 @@ async function main() {
   await Promise.all(contexts.map((ctx) => ctx.rebuild()));
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
   fs.chmodSync('dist/cli.js', 0o755);
+  await writeJsonSchema();
+}
+
+/** dist/hooks.schema.json, from the zod schema, for the editor's completion and hovers in hooks.json. */
+async function writeJsonSchema() {
+  const outfile = 'out/build/jsonSchema.js';
+  await esbuild.build({ ...common, plugins: [], sourcemap: false, minify: false, entryPoints: ['src/core/jsonSchema.ts'], outfile });
+  const { hooksJsonSchema } = require(path.resolve(outfile));
+  fs.writeFileSync('dist/hooks.schema.json', JSON.stringify(hooksJsonSchema(), null, 2) + '\n');
 }
 
 main().catch((e) => {

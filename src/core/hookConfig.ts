@@ -33,6 +33,8 @@ export interface ConfigProblem {
   readonly file: string;
   readonly path: readonly (string | number)[];
   readonly message: string;
+  /** Where in the text a syntax error is, when the problem has no JSON path to point at. */
+  readonly offset?: number;
 }
 
 export interface HooksFile {
@@ -107,7 +109,7 @@ export function parseHooksFile(text: string, file: string, source: HookSource): 
   const errors: ParseError[] = [];
   const document: unknown = parseJsonc(text.replace(/^\uFEFF/, ' '), errors, { allowTrailingComma: true, allowEmptyContent: false });
   if (errors.length > 0) {
-    return { ...emptyFile(file, source, true), problems: [{ file, path: [], message: `not valid JSON: ${describeJsonError(errors[0]!, text)}` }] };
+    return { ...emptyFile(file, source, true), problems: [{ file, path: [], message: `not valid JSON: ${describeJsonError(errors[0]!, text)}`, offset: errors[0]!.offset }] };
   }
   const problems: ConfigProblem[] = [];
   const top = topLevelSchema.safeParse(document, { reportInput: true });
@@ -177,7 +179,7 @@ function toProblems(file: string, issue: Issue): ConfigProblem[] {
   return [{ file, path, message: describeIssue(issue) }];
 }
 
-function describeIssue(issue: Issue): string {
+export function describeIssue(issue: Issue): string {
   const got = 'input' in issue ? `, got ${describeValue(issue.input)}` : '';
   switch (issue.code) {
     case 'invalid_type':
@@ -215,7 +217,7 @@ function suggestKey(key: string, path: readonly (string | number)[]): string {
   return match ? ` (did you mean "${match}"?)` : ` (expected one of: ${known.join(', ')})`;
 }
 
-function describeJsonError(error: ParseError, text: string): string {
+export function describeJsonError(error: ParseError, text: string): string {
   const what = printParseErrorCode(error.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   const before = text.slice(0, error.offset);
   const line = before.split('\n').length;
@@ -228,7 +230,8 @@ function readMax(document: unknown): number {
   return parsed.success ? parsed.data : DEFAULT_MAX_STOP_CONTINUATIONS;
 }
 
-function emptyFile(file: string, source: HookSource, exists: boolean): HooksFile {
+/** A file with no hooks and no problems. */
+export function emptyFile(file: string, source: HookSource, exists: boolean): HooksFile {
   return { file, source, exists, document: undefined, hooks: [], problems: [], maxStopContinuations: DEFAULT_MAX_STOP_CONTINUATIONS };
 }
 

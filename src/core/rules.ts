@@ -6,8 +6,13 @@ import { BASH_TOOL, canonicalToolName, FETCH_TOOL, isPathTool, PATTERN_TOOLS, ty
 
 /** A parsed rule: `tool` is a canonical tool name or a glob on tool names. */
 export interface Rule { text: string; tool: string; pattern: string | null }
-export interface ToolCall { tool: string; target: ToolTarget }
-export interface CallMatcher { matches(call: ToolCall): boolean }
+/** A tool call as rules see it: the tool name (any agent's spelling) and what the call acts on. */
+export interface TargetedCall { tool: string; target: ToolTarget }
+/**
+ * Whether a hook applies to a call. A command target is split into its simple commands once per
+ * target object, however many rules and hooks look at it: build the target once, share it.
+ */
+export interface CallMatcher { matches(call: TargetedCall): boolean }
 
 export type ParseRuleResult = { ok: true; rule: Rule } | { ok: false; error: string };
 export type CompileRulesResult = { ok: true; matcher: CallMatcher } | { ok: false; errors: string[] };
@@ -38,8 +43,10 @@ type TargetKind = Exclude<ToolTarget['kind'], 'none'>;
 const DOMAIN_PREFIX = 'domain:';
 const GLOB_OPTIONS = { dot: true, windows: false, debug: true } as const;
 const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+/** Characters that may end the literal prefix of a picomatch glob. */
+const GLOB_SPECIAL = /[*?[\]{}()!+@\\]/;
 
-/** Commands of a target, split once per target object however many hooks and rules look at it. */
+/** The commands of each command target; null when the command does not parse. */
 const splitTargets = new WeakMap<ToolTarget, string[] | null>();
 
 function parseRuleText(text: string): ParseRuleResult {
@@ -68,17 +75,23 @@ function parseRuleText(text: string): ParseRuleResult {
 /** Rules grouped by tool part, so a call only meets the patterns of the rules naming its tool. */
 class RuleIndex implements CallMatcher {
   private readonly byTool = new Map<string, PatternSet>();
-  private readonly byToolGlob = new Map<string, { tool: RegExp; patterns: PatternSet }>();
+  private readonly byToolGlob = new Map<string, PatternSet>();
+  /** Tool globs by literal prefix, so thousands of `mcp__server__*` rules cost a few lookups. */
+  private readonly toolGlobs = new PrefixMap<{ glob: RegExp; patterns: PatternSet }>();
 
   /** Compiles `rule` into the index; returns an error when one of its globs is invalid. */
   add(rule: Rule): string | undefined {
     const isGlob = picomatch.scan(rule.tool).isGlob;
     try {
-      let patterns = isGlob ? this.byToolGlob.get(rule.tool)?.patterns : this.byTool.get(rule.tool);
+      const group = isGlob ? this.byToolGlob : this.byTool;
+      let patterns = group.get(rule.tool);
       if (!patterns) {
         patterns = new PatternSet();
-        if (isGlob) this.byToolGlob.set(rule.tool, { tool: picomatch.makeRe(rule.tool, GLOB_OPTIONS), patterns });
-        else this.byTool.set(rule.tool, patterns);
+        if (isGlob) {
+          const glob = picomatch.makeRe(rule.tool, GLOB_OPTIONS);
+          this.toolGlobs.add(rule.tool.split(GLOB_SPECIAL)[0], { glob, patterns });
+        }
+        group.set(rule.tool, patterns);
       }
       // A glob tool part may meet any kind of target, so its pattern is compiled for each.
       const kinds: TargetKind[] = isGlob ? ['command', 'path', 'url']
@@ -90,13 +103,10 @@ class RuleIndex implements CallMatcher {
     }
   }
 
-  matches(call: ToolCall): boolean {
+  matches(call: TargetedCall): boolean {
     const tool = canonicalToolName(call.tool);
     if (this.byTool.get(tool)?.matches(call.target)) return true;
-    for (const { tool: toolGlob, patterns } of this.byToolGlob.values()) {
-      if (toolGlob.test(tool) && patterns.matches(call.target)) return true;
-    }
-    return false;
+    return this.toolGlobs.some(tool, ({ glob, patterns }) => glob.test(tool) && patterns.matches(call.target));
   }
 }
 
@@ -161,49 +171,73 @@ class PatternSet {
 
   /** Whether `host` is one of the `domain:` rules' domains or a subdomain of one. */
   private hasDomainOf(host: string): boolean {
-    let suffix = host;
-    while (suffix !== '') {
-      if (this.domains.has(suffix)) return true;
-      const dot = suffix.indexOf('.');
-      suffix = dot < 0 ? '' : suffix.slice(dot + 1);
-    }
-    return false;
+    const labels = host.split('.');
+    return labels.some((_, start) => this.domains.has(labels.slice(start).join('.')));
   }
 }
 
 /**
- * Wildcard patterns (`*` any text, `?` one character, nothing else special), bucketed by their
- * literal prefix: a text meets only the patterns whose prefix it starts with, so thousands of
- * `bash(…)` rules cost a few map lookups per command.
+ * Wildcard patterns (`*` any text, `?` one character, nothing else special), indexed so that
+ * thousands of rules cost a few map lookups per text: by literal prefix (`git push*`), else by a
+ * three-character piece of their longest literal part that the text must contain (`*--force*`).
  */
 class WildcardIndex {
-  private readonly byPrefix = new Map<string, RegExp[]>();
-  private prefixLengths: number[] = [];
+  private readonly byPrefix = new PrefixMap<RegExp>();
+  private readonly byTrigram = new Map<string, RegExp[]>();
+  private readonly unindexed: RegExp[] = [];
+  private count = 0;
 
-  get empty(): boolean {
-    return this.byPrefix.size === 0;
-  }
+  get empty(): boolean { return this.count === 0; }
 
   add(pattern: string): void {
+    this.count++;
     // Claude Code's prefix form `git push:*`.
     const wildcard = pattern.endsWith(':*') ? pattern.slice(0, -2) + '*' : pattern;
     const source = wildcard.split(/([*?])/).map((piece) =>
       piece === '*' ? '.*' : piece === '?' ? '.' : piece.replace(REGEX_SPECIAL, '\\$&')).join('');
-    const firstWildcard = wildcard.search(/[*?]/);
-    const prefix = firstWildcard < 0 ? wildcard : wildcard.slice(0, firstWildcard);
     const regex = new RegExp(`^${source}$`, 's');
-    const bucket = this.byPrefix.get(prefix);
-    if (bucket) bucket.push(regex);
-    else this.byPrefix.set(prefix, [regex]);
+    const literals = wildcard.split(/[*?]/);
+    if (literals[0] !== '') return this.byPrefix.add(literals[0], regex);
+    const longest = literals.reduce((a, b) => (b.length > a.length ? b : a));
+    if (longest.length < 3) {
+      this.unindexed.push(regex);
+      return;
+    }
+    // The piece with the fewest patterns so far spreads `*danger1*`, `*danger2*`… over many buckets.
+    let trigram = longest.slice(0, 3);
+    for (let start = 1; start + 3 <= longest.length; start++) {
+      const candidate = longest.slice(start, start + 3);
+      if ((this.byTrigram.get(candidate)?.length ?? 0) < (this.byTrigram.get(trigram)?.length ?? 0)) trigram = candidate;
+    }
+    pushTo(this.byTrigram, trigram, regex);
+  }
+
+  matches(text: string): boolean {
+    if (this.byPrefix.some(text, (pattern) => pattern.test(text))) return true;
+    for (let start = 0; this.byTrigram.size > 0 && start + 3 <= text.length; start++) {
+      if (this.byTrigram.get(text.slice(start, start + 3))?.some((pattern) => pattern.test(text))) return true;
+    }
+    return this.unindexed.some((pattern) => pattern.test(text));
+  }
+}
+
+/** Values keyed by a literal prefix of the texts they may match. */
+class PrefixMap<T> {
+  private readonly byPrefix = new Map<string, T[]>();
+  private prefixLengths: number[] = [];
+
+  add(prefix: string, value: T): void {
+    pushTo(this.byPrefix, prefix, value);
     if (!this.prefixLengths.includes(prefix.length)) {
       this.prefixLengths = [...this.prefixLengths, prefix.length].sort((a, b) => a - b);
     }
   }
 
-  matches(text: string): boolean {
+  /** Whether `test` holds for a value whose prefix starts `text`. */
+  some(text: string, test: (value: T) => boolean): boolean {
     for (const length of this.prefixLengths) {
       if (length > text.length) return false;
-      if (this.byPrefix.get(text.slice(0, length))?.some((pattern) => pattern.test(text))) return true;
+      if (this.byPrefix.get(text.slice(0, length))?.some(test)) return true;
     }
     return false;
   }
@@ -217,4 +251,10 @@ function commandsOf(target: ToolTarget & { kind: 'command' }): string[] | null {
     splitTargets.set(target, commands);
   }
   return commands;
+}
+
+function pushTo<T>(buckets: Map<string, T[]>, key: string, value: T): void {
+  const bucket = buckets.get(key);
+  if (bucket) bucket.push(value);
+  else buckets.set(key, [value]);
 }

@@ -29,11 +29,11 @@ export function splitCommand(source: string): SplitResult {
 /** The few members of mvdan-sh's (GopherJS) API this module reads. */
 interface Offset { Offset(): number }
 interface ShellNode { Pos(): Offset; End(): Offset }
-interface WordNode extends ShellNode { Parts: ShellNode[] }
+interface WordNode extends ShellNode { Parts: ShellNode[]; Lit(): string }
 interface LitNode extends ShellNode { Value: string }
 interface SglQuotedNode extends ShellNode { Value: string; Dollar: boolean }
 interface DblQuotedNode extends ShellNode { Parts: ShellNode[] }
-interface CallExprNode extends ShellNode { Args: WordNode[] }
+interface CallExprNode extends ShellNode { Assigns: ShellNode[]; Args: WordNode[] }
 interface AssignNode extends ShellNode { Naked: boolean; Name: LitNode | null; Value: WordNode | null }
 interface DeclClauseNode extends ShellNode { Variant: LitNode; Args: AssignNode[] }
 interface ShellSyntax {
@@ -94,7 +94,8 @@ function splitUncached(source: string): SplitResult {
   // Offsets are in bytes of the UTF-8 source.
   const bytes = Buffer.from(source, 'utf8');
   const sourceOf = (node: ShellNode) => bytes.toString('utf8', node.Pos().Offset(), node.End().Offset());
-  const renderWord = (parts: ShellNode[], quoted: boolean): ShellWord => {
+  /** Renders word parts; parts that may hold commands (`$(…)`, `${…}`) go to `nested`. */
+  const renderParts = (parts: ShellNode[], quoted: boolean, nested: ShellNode[]): ShellWord => {
     let text = '';
     let literal = true;
     for (const part of parts) {
@@ -108,7 +109,7 @@ function splitUncached(source: string): SplitResult {
           break;
         }
         case 'DblQuoted': {
-          const inner = renderWord((part as DblQuotedNode).Parts, true);
+          const inner = renderParts((part as DblQuotedNode).Parts, true, nested);
           text += inner.text;
           literal &&= inner.literal;
           break;
@@ -116,26 +117,41 @@ function splitUncached(source: string): SplitResult {
         default:
           text += sourceOf(part);
           literal = false;
+          nested.push(part);
       }
     }
     return { text, literal };
   };
+  const renderWord = (word: WordNode, nested: ShellNode[]): ShellWord => {
+    const plain = word.Lit();
+    return plain !== '' ? { text: plain.replace(UNQUOTED_ESCAPE, '$1'), literal: true } : renderParts(word.Parts, false, nested);
+  };
 
-  // Collect first, expand after: expanding parses again, which must not happen mid-walk.
+  // Every AST field read builds a JS wrapper and costs microseconds, so a command's words are read
+  // once and the walk only goes on into what may hold more commands. Commands are collected first
+  // and expanded after, since expanding parses again, which must not happen mid-walk.
   const found: ShellWord[][] = [];
-  syntax.Walk(file, (node) => {
+  const visit = (node: ShellNode | null): boolean => {
     if (!node) return true;
     const type = syntax.NodeType(node);
+    const nested: ShellNode[] = [];
     if (type === 'CallExpr') {
-      found.push((node as CallExprNode).Args.map((word) => renderWord(word.Parts, false)));
+      const { Assigns, Args } = node as CallExprNode;
+      found.push(Args.map((word) => renderWord(word, nested)));
+      nested.push(...Assigns);
     } else if (type === 'DeclClause') {
       const { Variant, Args } = node as DeclClauseNode;
       const args = Args.map((arg): ShellWord =>
-        arg.Naked && arg.Value ? renderWord(arg.Value.Parts, false) : { text: sourceOf(arg), literal: false });
+        arg.Naked && arg.Value ? renderWord(arg.Value, []) : { text: sourceOf(arg), literal: false });
       found.push([{ text: Variant.Value, literal: true }, ...args]);
+      nested.push(...Args);
+    } else {
+      return true;
     }
-    return true;
-  });
+    for (const part of nested) syntax.Walk(part, visit);
+    return false;
+  };
+  syntax.Walk(file, visit);
 
   const commands = new Set<string>();
   for (const words of found) {

@@ -3,6 +3,7 @@
 // makes sure neither outlives this process. See /work/shared/notes/vscode-test-host.md.
 
 const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const net = require('node:net');
@@ -17,8 +18,10 @@ const STARTUP_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 3_000;
 const OUTPUT_LINES_KEPT = 40;
 
-// Process groups of running code-servers, killed when this process exits or is interrupted.
-const runningGroups = new Set();
+// What this process started, stopped or removed when it exits or is interrupted.
+const runningRuns = new Set(); // code-server runs: { pgid, marker }
+const openBrowsers = new Set(); // their close() functions
+const tempDirs = new Set();
 
 function findFreePort() {
   return new Promise((resolve, reject) => {
@@ -42,8 +45,11 @@ function codeServerArgs({ port, workspace, userDataDir, extensionsDir, configFil
   return args;
 }
 
-/** The parent's environment minus what would make code-server talk to another VS Code or port. */
-function codeServerEnvironment() {
+/**
+ * The parent's environment minus what would make code-server talk to another VS Code or port,
+ * plus extraEnv (which the extension host inherits).
+ */
+function codeServerEnvironment(extraEnv) {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
     // Inside a VS Code terminal, VSCODE_IPC_HOOK_CLI makes code-server hand the folder to that
@@ -53,7 +59,9 @@ function codeServerEnvironment() {
   delete env.PORT; // code-server reads $PORT as a port override
   delete env.PASSWORD;
   delete env.HASHED_PASSWORD;
-  return env;
+  // No extension gallery: the default (open-vsx.org) is unreachable here and each query logs an error.
+  env.EXTENSIONS_GALLERY = '{}';
+  return { ...env, ...extraEnv };
 }
 
 /** Without --config, code-server writes ~/.config/code-server/config.yaml with a random password. */
@@ -63,10 +71,11 @@ function writeConfigFile(dir) {
   return file;
 }
 
-function keepLastLines(stream, lines) {
+function keepLastLines(stream, lines, onOutput) {
   let partial = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk) => {
+    if (onOutput) onOutput(chunk);
     const parts = (partial + chunk).split('\n');
     partial = parts.pop();
     lines.push(...parts);
@@ -93,67 +102,119 @@ async function waitUntilHealthy(url, child, outputLines) {
     ? `\nLast code-server output:\n  ${outputLines.join('\n  ')}` : '\n(code-server printed nothing)';
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`code-server exited during startup (${child.exitCode ?? child.signalCode}).${describeOutput()}`);
+      const how = child.exitCode ?? child.signalCode;
+      throw new Error(`code-server exited during startup (${how}).${describeOutput()}`);
     }
     if (await httpOk(`${url}healthz`)) return;
     await sleep(200);
   }
-  throw new Error(`code-server did not answer ${url}healthz within ${STARTUP_TIMEOUT_MS / 1000} s.${describeOutput()}`);
+  throw new Error(`code-server did not answer ${url}healthz within ${STARTUP_TIMEOUT_MS / 1000} s.` +
+    describeOutput());
 }
 
-/** Members of a process group that are still running (zombies excluded: a container's PID 1 may never reap them). */
-function livingGroupMembers(pgid) {
+/**
+ * Processes still running, as {pid, ppid, pgrp, cmdline} (Linux /proc). Zombies are left out: this
+ * machine's PID 1 reaps orphans only after a while, and a zombie holds no resources.
+ */
+function livingProcesses() {
+  const living = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue;
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      living.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp), cmdline });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return living;
+}
+
+/** Whether a process inherited the environment variable that marks one code-server run. */
+function carriesRunMarker(pid, marker) {
   try {
-    return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((pid) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return Number(pgrp) === pgid && state !== 'Z';
-      } catch {
-        return false; // exited while we looked
-      }
-    });
+    return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(marker);
   } catch {
-    try { process.kill(-pgid, 0); return [pgid]; } catch { return []; } // no /proc: ask the kernel
+    return false;
   }
 }
 
-function signalGroup(pgid, signal) {
-  try { process.kill(-pgid, signal); } catch { /* already gone */ }
+/** Living processes of one run: its process group, and whatever left the group but kept its environment. */
+function runProcesses({ pgid, marker }) {
+  return livingProcesses().filter((proc) => proc.pgrp === pgid || carriesRunMarker(proc.pid, marker));
 }
 
-async function stopGroup(pgid) {
-  signalGroup(pgid, 'SIGTERM');
-  const killAt = Date.now() + STOP_GRACE_MS;
-  while (livingGroupMembers(pgid).length > 0) {
-    if (Date.now() >= killAt) signalGroup(pgid, 'SIGKILL');
+/** Waits until listProcesses() is empty; SIGKILLs what is left after graceMs. */
+async function waitUntilGone(listProcesses, graceMs) {
+  const killAt = Date.now() + graceMs;
+  for (let left = listProcesses(); left.length > 0; left = listProcesses()) {
+    if (Date.now() >= killAt) left.forEach(({ pid }) => signal(pid, 'SIGKILL'));
     await sleep(100);
   }
-  runningGroups.delete(pgid);
+}
+
+function signal(pid, name) {
+  try { process.kill(pid, name); } catch { /* already gone */ }
+}
+
+/**
+ * Stops a code-server run: its process group, and what the extension under test started in a new
+ * group or session (detached children are orphaned when the extension host exits, so they cannot be
+ * found as descendants; the run marker in their environment finds them).
+ */
+async function stopRun(run) {
+  signal(-run.pgid, 'SIGTERM');
+  runProcesses(run).forEach(({ pid }) => signal(pid, 'SIGTERM'));
+  await waitUntilGone(() => runProcesses(run), STOP_GRACE_MS);
+  runningRuns.delete(run);
+}
+
+/** For 'exit', where only synchronous work runs. */
+function killRunsNow() {
+  for (const run of runningRuns) {
+    signal(-run.pgid, 'SIGKILL');
+    runProcesses(run).forEach(({ pid }) => signal(pid, 'SIGKILL'));
+  }
+}
+
+function cleanUpNow() {
+  killRunsNow();
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+let interrupted = false;
+async function cleanUpAndExit(signal, exitCode) {
+  if (interrupted) process.exit(exitCode); // a second Ctrl-C: do not wait any longer
+  interrupted = true;
+  console.error(`[test-host] ${signal}: stopping code-server and Chromium`);
+  killRunsNow();
+  const browsersClosed = Promise.allSettled([...openBrowsers].map((close) => close()));
+  await Promise.race([browsersClosed, sleep(STOP_GRACE_MS + 2_000)]);
+  process.exit(exitCode); // then cleanUpNow and playwright's own exit handler run
 }
 
 let exitHandlersInstalled = false;
-function killAllGroupsNow() {
-  for (const pgid of runningGroups) signalGroup(pgid, 'SIGKILL');
-}
 function installExitHandlers() {
   if (exitHandlersInstalled) return;
   exitHandlersInstalled = true;
-  process.on('exit', killAllGroupsNow);
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
-    process.on(signal, () => {
-      console.error(`[test-host] ${signal}: stopping code-server`);
-      killAllGroupsNow();
-      process.exit(code); // 'exit' handlers (ours and playwright's) still run
-    });
+  process.on('exit', cleanUpNow);
+  for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+    process.on(signal, () => cleanUpAndExit(signal, exitCode));
   }
 }
 
 /**
- * Starts code-server on a free loopback port and waits until it answers.
+ * Starts code-server on a free loopback port and waits until it answers. `trust: false` keeps
+ * Workspace Trust on; `env` is added to its environment (the extension host inherits it);
+ * `onOutput(text)` receives its stdout/stderr as it comes.
  * @returns {Promise<{url: string, port: number, pid: number, output: string[], stop(): Promise<void>}>}
  */
-async function startCodeServer({ workspace, userDataDir, extensionsDir, trust = true, extraArgs = [] }) {
+async function startCodeServer({
+  workspace, userDataDir, extensionsDir, trust = true, extraArgs = [], env = {}, onOutput,
+}) {
   if (!userDataDir || !extensionsDir) throw new Error('startCodeServer needs userDataDir and extensionsDir');
   const bin = await ensureCodeServer();
   fs.mkdirSync(userDataDir, { recursive: true });
@@ -164,16 +225,22 @@ async function startCodeServer({ workspace, userDataDir, extensionsDir, trust = 
   const args = codeServerArgs({ port, workspace, userDataDir, extensionsDir, configFile, trust, extraArgs });
 
   installExitHandlers();
+  const runId = crypto.randomUUID();
   // Its own process group, so stop() reaches the extension host, file watcher and pty host too.
-  const child = spawn(bin, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: codeServerEnvironment() });
-  runningGroups.add(child.pid);
+  const child = spawn(bin, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...codeServerEnvironment(env), TEST_HOST_RUN_ID: runId },
+  });
+  const run = { pgid: child.pid, marker: `TEST_HOST_RUN_ID=${runId}` };
+  runningRuns.add(run);
   const output = [];
-  keepLastLines(child.stdout, output);
-  keepLastLines(child.stderr, output);
+  keepLastLines(child.stdout, output, onOutput);
+  keepLastLines(child.stderr, output, onOutput);
   child.on('error', (error) => output.push(`spawn error: ${error.message}`));
 
   let stopping;
-  const stop = () => (stopping ??= stopGroup(child.pid));
+  const stop = () => (stopping ??= stopRun(run));
   try {
     await waitUntilHealthy(url, child, output);
   } catch (error) {
@@ -183,26 +250,68 @@ async function startCodeServer({ workspace, userDataDir, extensionsDir, trust = 
   return { url, port, pid: child.pid, output, stop };
 }
 
-/**
- * Launches Debian's Chromium through playwright-core with a fresh, temporary profile
- * (playwright creates it and deletes it on close). Returns a playwright Browser.
- */
-async function launchBrowser({ headless = true, extraArgs = [] } = {}) {
+function loadPlaywrightChromium() {
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}; install it with: apt-get install -y chromium`);
   }
-  let chromium;
   try {
-    ({ chromium } = require('playwright-core'));
+    return require('playwright-core').chromium;
   } catch {
-    throw new Error('playwright-core is not installed; run npm ci (it is a devDependency).');
+    throw new Error('playwright-core is not installed; run `npm ci` (it is a devDependency).');
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
-/** A fresh temporary directory (for user data, extensions, reports). */
+/**
+ * Launches Debian's Chromium through playwright-core with a fresh profile in a temp dir.
+ * Returns { context, userDataDir, newPage(), close() }: context is a playwright BrowserContext
+ * (it emits 'close' if Chromium goes away); close() resolves once every Chromium process of this
+ * profile has exited and the profile is deleted.
+ */
+async function launchBrowser({ headless = true, extraArgs = [] } = {}) {
+  const chromium = loadPlaywrightChromium();
+  installExitHandlers();
+  const userDataDir = makeTempDir('garuda-chromium-');
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH, headless, args: [...CHROMIUM_ARGS, ...extraArgs],
+      // Signals are handled by installExitHandlers (which also stops code-server); playwright still
+      // kills Chromium when this process exits.
+      handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+      // Keeps Debian Chromium's crash handler database (~/.config/chromium) inside the profile, so
+      // nothing is written to $HOME and close() can find the handler by its command line.
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(userDataDir, 'xdg-config'),
+        XDG_CACHE_HOME: path.join(userDataDir, 'xdg-cache') },
+    });
+  } catch (error) {
+    removeTempDir(userDataDir);
+    throw new Error(`Chromium (${CHROMIUM_PATH}) did not start: ${error.message}`);
+  }
+  let closing;
+  const close = () => (closing ??= (async () => {
+    await context.close().catch(() => {});
+    // Renderers, the zygote and the crash handler can outlive the browser process for a moment.
+    const chromiumProcesses = () => livingProcesses().filter((proc) => proc.cmdline.includes(userDataDir));
+    await waitUntilGone(chromiumProcesses, STOP_GRACE_MS);
+    removeTempDir(userDataDir);
+    openBrowsers.delete(close);
+  })());
+  openBrowsers.add(close);
+  return { context, userDataDir, newPage: () => context.newPage(), close };
+}
+
+/** A fresh temporary directory, removed at the latest when this process exits. */
 function makeTempDir(prefix) {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
 }
 
-module.exports = { startCodeServer, launchBrowser, makeTempDir, findFreePort };
+function removeTempDir(dir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
+}
+
+module.exports = {
+  startCodeServer, launchBrowser, makeTempDir, removeTempDir, findFreePort, livingProcesses,
+};

@@ -21,14 +21,15 @@ const REQUIRED_DEBIAN_PACKAGES = ['libkrb5-dev', 'ripgrep'];
 const RIPGREP_CACHE_ARCHIVE = path.join(
   os.tmpdir(), 'vscode-ripgrep-cache-1.15.11', 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz');
 
-// npm 11 prints "npm warn install-scripts N packages have install scripts not yet covered by
-// allowScripts" and, with strict-allow-scripts (or a future default), skips them. code-server needs
-// its own postinstall (which runs `npm install` in lib/vscode and lib/vscode/extensions) and the
-// native builds inside those nested installs. An approval list does not work here: npm exports it to
-// the postinstall's environment and the nested project-scoped installs then fail with EALLOWSCRIPTS
-// ("--allow-scripts is not allowed in project-scoped installs"). So this one isolated install of a
-// pinned, shrinkwrapped package bypasses the policy with dangerously-allow-all-scripts, and
-// verifyPostinstallRan() checks the result.
+// npm 11.19 runs dependency install scripts nobody approved, but warns ("npm warn install-scripts
+// 2 packages have install scripts not yet covered by allowScripts": code-server, argon2); with
+// strict-allow-scripts it fails instead, and its docs announce blocking them by default. code-server
+// needs its postinstall, which runs `npm install` in lib/vscode and lib/vscode/extensions, and the
+// native builds inside those nested installs. An approval list cannot reach them: npm exports
+// `allow-scripts` to the postinstall's environment and the nested project-scoped installs then fail
+// with EALLOWSCRIPTS ("--allow-scripts is not allowed in project-scoped installs"). So this isolated
+// install of a pinned, shrinkwrapped package sets dangerously-allow-all-scripts, and
+// verifyPostinstallRan() checks the outcome.
 
 // Files only a completed postinstall leaves behind: if one is missing, the host is broken.
 const POSTINSTALL_OUTPUTS = [
@@ -85,7 +86,8 @@ function prepareRipgrepCache() {
   const partial = `${RIPGREP_CACHE_ARCHIVE}.${process.pid}.tmp`;
   const result = spawnSync('tar', ['-czf', partial, '-C', '/usr/bin', 'rg'], { encoding: 'utf8' });
   if (result.status !== 0) {
-    throw new Error(`Could not pack /usr/bin/rg into ${RIPGREP_CACHE_ARCHIVE}: ${result.stderr || result.error}`);
+    throw new Error(`Could not pack /usr/bin/rg into ${RIPGREP_CACHE_ARCHIVE}: ` +
+      `${result.stderr || result.error}`);
   }
   fs.renameSync(partial, RIPGREP_CACHE_ARCHIVE); // atomic, so a concurrent reader never sees half a file
   log(`packed /usr/bin/rg into ${RIPGREP_CACHE_ARCHIVE}`);
@@ -122,8 +124,10 @@ function runNpmInstall() {
     child.on('close', (code, signal) => {
       logStream.end();
       if (code === 0) resolve();
-      else reject(new Error(`npm install of code-server@${CODE_SERVER_VERSION} failed (exit ${code ?? signal}); ` +
-        `see ${path.join(INSTALL_DIR, 'install.log')}`));
+      else {
+        reject(new Error(`npm install of code-server@${CODE_SERVER_VERSION} failed ` +
+          `(exit ${code ?? signal}); see ${path.join(INSTALL_DIR, 'install.log')}`));
+      }
     });
   });
 }
@@ -132,7 +136,8 @@ function verifyPostinstallRan() {
   const missing = POSTINSTALL_OUTPUTS.filter((rel) => !fs.existsSync(path.join(INSTALL_DIR, rel)));
   if (missing.length > 0) {
     throw new Error('code-server was installed but its install scripts did not (all) run; missing:\n  ' +
-      `${missing.join('\n  ')}\nSee ${path.join(INSTALL_DIR, 'install.log')} (npm "install-scripts" notices).`);
+      `${missing.join('\n  ')}\nSee ${path.join(INSTALL_DIR, 'install.log')} ` +
+      '(look for npm "install-scripts" notices).');
   }
 }
 

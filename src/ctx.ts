@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import { Config } from './config';
+import { createAuditLog, type AuditLog } from './core/audit';
+import { cleanLine } from './core/clean';
+import type { HookSet } from './core/hookSet';
+import { garudaHome } from './core/paths';
+import { createHookRunner, type HookOutcome, type HookRunner } from './core/runner';
+import { detectSandbox, type SandboxInfo } from './core/sandbox';
+import { WorkspaceHooks, type ConsentPolicy } from './workspaceHooks';
+
+/** Counts the status bar and the tree show. */
+export interface HooksSummary {
+  readonly active: number;
+  readonly problems: number;
+  readonly pendingConsent: number;
+}
+
+/**
+ * The extension's state, built once in `activate` and handed to every feature: the settings, the
+ * log, the hooks of every folder, and the runner. Disposing it disposes everything it owns.
+ */
+export class Ctx implements vscode.Disposable {
+  readonly subscriptions: vscode.Disposable[] = [];
+  readonly config = new Config();
+  readonly home = garudaHome();
+  readonly log: vscode.LogOutputChannel;
+  readonly sandbox: SandboxInfo = detectSandbox();
+  readonly audit: AuditLog;
+  readonly hooks: WorkspaceHooks;
+  readonly runner: HookRunner;
+  private readonly ran = new vscode.EventEmitter<{ outcome: HookOutcome; set: HookSet }>();
+  /** Fires after every event that ran at least one hook. */
+  readonly onDidRunHooks = this.ran.event;
+
+  constructor(readonly extension: vscode.ExtensionContext, consentPolicy?: ConsentPolicy) {
+    this.log = vscode.window.createOutputChannel('Garuda Hooks', { log: true });
+    this.audit = createAuditLog(this.home);
+    this.hooks = new WorkspaceHooks(this.home, this.log, consentPolicy);
+    this.runner = createHookRunner({
+      sandbox: this.sandbox,
+      audit: this.audit,
+      onDidRun: (outcome, set) => {
+        this.logOutcome(outcome);
+        this.ran.fire({ outcome, set });
+      },
+      onAuditError: (error) => this.log.error(`The audit log ${this.audit.file} could not be written: ${error.message}`),
+    });
+    this.subscriptions.push(this.log, this.hooks, this.ran);
+    extension.subscriptions.push(this);
+  }
+
+  /** Every loaded hook set, one per folder (or the user hooks alone when no folder is open). */
+  sets(): HookSet[] {
+    const folders = this.hooks.all.map((f) => f.set);
+    const single = this.hooks.setFor();
+    return folders.length > 0 ? folders : single ? [single] : [];
+  }
+
+  summary(): HooksSummary {
+    const sets = this.sets();
+    const userActive = sets[0]?.user.hooks.length ?? 0;
+    const projectActive = sets.reduce((n, set) => n + set.active.filter((h) => h.source === 'project').length, 0);
+    const files = new Map(sets.flatMap((set) => set.problems.map((p) => [`${p.file}|${p.path.join('.')}|${p.message}`, p] as const)));
+    const pendingConsent = sets.filter((set) => set.projectConsent === 'unreviewed' || set.projectConsent === 'changed').length;
+    return { active: userActive + projectActive, problems: files.size, pendingConsent };
+  }
+
+  private logOutcome(outcome: HookOutcome): void {
+    const event = outcome.event === 'stop' ? 'stop' : `${outcome.event} ${outcome.tool}`;
+    for (const run of outcome.runs) {
+      const status = run.timedOut ? 'timed out' : run.signal ?? `exit ${run.exitCode}`;
+      this.log.info(`${event}: ${run.source} hook → ${run.decision} (${status}, ${run.durationMs} ms): ${cleanLine(run.command, 200)}`);
+    }
+    for (const warning of outcome.warnings) this.log.warn(warning);
+    this.log.info(`${event}: ${outcome.decision}`);
+  }
+
+  dispose(): void {
+    this.subscriptions.splice(0).reverse().forEach((d) => d.dispose());
+  }
+}

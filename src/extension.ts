@@ -1,0 +1,32 @@
+import * as vscode from 'vscode';
+import { createAgentApi } from './agentApi';
+import type { GarudaHooksApi } from './api';
+import { COMMANDS, registerCommands } from './commands';
+import { registerConfigDiagnostics } from './configDiagnostics';
+import { Ctx } from './ctx';
+import { registerStatusBar } from './statusBar';
+
+export function activate(context: vscode.ExtensionContext): GarudaHooksApi {
+  const started = performance.now();
+  try {
+    const ctx = new Ctx(context);
+    registerCommands(ctx, COMMANDS);
+    registerStatusBar(ctx);
+    registerConfigDiagnostics(ctx);
+    vscode.workspace.onDidChangeConfiguration((event) => ctx.config.affects(event) && ctx.log.info(`garudaHooks.enabled: ${ctx.config.enabled}`), null, ctx.subscriptions);
+    // Loading reads files only; it runs in the background so activation never waits on the disk.
+    const ready = ctx.hooks.reload('activation');
+    const api = createAgentApi(ctx, ready);
+    const activationMs = performance.now() - started;
+    ctx.log.info(`Activated in ${activationMs.toFixed(1)} ms`);
+    return { ...api, activationMs };
+  } catch (error) {
+    // VS Code shows nothing when activation throws; say it, then let the host record the failure.
+    void vscode.window.showErrorMessage(`Cannot activate Garuda Hooks: ${(error as Error).message}`);
+    throw error;
+  }
+}
+
+export function deactivate(): void {
+  // Everything is disposed through the extension context's subscriptions.
+}

@@ -1,0 +1,51 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GarudaHooksApi } from '../../src/api';
+
+export const EXTENSION_ID = 'garuda.garuda-hooks';
+
+/** The extension under test, activated, with its hooks loaded. */
+export async function activeApi(): Promise<GarudaHooksApi> {
+  const extension = vscode.extensions.getExtension<GarudaHooksApi>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not installed in the test host`);
+  const api = await extension.activate();
+  await api.ready;
+  return api;
+}
+
+export const home = (): string => {
+  const value = process.env.GARUDA_HOME;
+  if (!value) throw new Error('GARUDA_HOME is not set in the extension host: the test runner must set it');
+  return value;
+};
+
+export function folder(name: string): vscode.WorkspaceFolder {
+  const found = vscode.workspace.workspaceFolders?.find((f) => f.name === name);
+  if (!found) throw new Error(`workspace folder ${name} is missing`);
+  return found;
+}
+
+export const userHooksFile = () => path.join(home(), 'hooks.json');
+export const projectHooksFile = (name: string) => path.join(folder(name).uri.fsPath, '.garuda', 'hooks.json');
+
+export async function writeFile(file: string, content: unknown): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+}
+
+export async function removeFile(file: string): Promise<void> {
+  await fs.rm(file, { force: true });
+}
+
+/** Polls until `check` holds; file watchers and reloads are asynchronous. Fails with `what`. */
+export async function eventually<T>(what: string, check: () => T | Promise<T>, ms = 10_000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms;
+  let last: T | undefined;
+  while (Date.now() < end) {
+    last = await check();
+    if (last) return last as NonNullable<T>;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Timed out waiting for: ${what} (last value: ${JSON.stringify(last)})`);
+}

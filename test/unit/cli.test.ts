@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { fixture, projectHooks, userHooks, writeJson } from './helpers';
+
+const CLI = path.resolve('dist/cli.js');
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe('cli', () => {
+  let env: Awaited<ReturnType<typeof fixture>>;
+  beforeEach(async () => {
+    env = await fixture();
+  });
+  afterEach(() => env.cleanup());
+
+  const cli = (...args: string[]) =>
+    new Promise<CliResult>((resolve) => {
+      execFile(process.execPath, [CLI, ...args], { env: { ...process.env, GARUDA_HOME: env.home }, cwd: env.root }, (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      });
+    });
+  const checkJson = async (...args: string[]) => {
+    const result = await cli('check', '--root', env.root, '--json', ...args);
+    return { code: result.code, json: JSON.parse(result.stdout), stderr: result.stderr };
+  };
+
+  it('denies with exit 2 and prints one JSON object', async () => {
+    await writeJson(userHooks(env.home), { hooks: { preToolUse: [{ tools: ['bash(git push*)'], command: "echo 'Pushes need a review.' >&2; exit 2" }] } });
+    const { code, json } = await checkJson('--event', 'preToolUse', '--tool', 'bash', '--input', '{"command":"git add . && git push"}');
+    assert.equal(code, 2);
+    assert.deepEqual(Object.keys(json), ['event', 'decision', 'reason', 'feedback', 'warnings', 'runs']);
+    assert.equal(json.decision, 'deny');
+    assert.equal(json.reason, 'Pushes need a review.');
+    assert.deepEqual(Object.keys(json.runs[0]), ['source', 'command', 'decision', 'exitCode', 'signal', 'timedOut', 'durationMs']);
+    assert.deepEqual([json.runs[0].source, json.runs[0].decision, json.runs[0].exitCode], ['user', 'deny', 2]);
+  });
+
+  it('allows with exit 0 when no hook matches', async () => {
+    await writeJson(userHooks(env.home), { hooks: { preToolUse: [{ tools: ['bash(git push*)'], command: 'exit 2' }] } });
+    const { code, json } = await checkJson('--event', 'preToolUse', '--tool', 'bash', '--input', '{"command":"git status"}');
+    assert.equal(code, 0);
+    assert.deepEqual([json.decision, json.runs], ['allow', []]);
+  });
+
+  it('returns post-hook feedback and stop continuations', async () => {
+    await writeJson(userHooks(env.home), {
+      hooks: { postToolUse: [{ command: 'echo lint failed >&2; exit 2' }], stop: [{ command: 'echo keep going >&2; exit 2' }] },
+      maxStopContinuations: 1,
+    });
+    const post = await checkJson('--event', 'postToolUse', '--tool', 'edit_file', '--input', '{"path":"a.ts"}', '--result', '"ok"');
+    assert.deepEqual([post.code, post.json.decision, post.json.feedback], [0, 'feedback', '<hook_feedback>\nlint failed\n</hook_feedback>']);
+    const stop = await checkJson('--event', 'stop');
+    assert.deepEqual([stop.code, stop.json.decision, stop.json.reason, stop.json.continuations], [2, 'continue', 'keep going', 1]);
+    const capped = await checkJson('--event', 'stop', '--continuations', '1');
+    assert.deepEqual([capped.code, capped.json.decision], [0, 'allow']);
+  });
+
+  it('skips project hooks without consent, with a warning that says why, until trust --remember', async () => {
+    await writeJson(projectHooks(env.root), { hooks: { preToolUse: [{ command: 'echo no >&2; exit 2' }] } });
+    const before = await checkJson('--event', 'preToolUse', '--tool', 'bash', '--input', '{"command":"ls"}');
+    assert.equal(before.code, 0);
+    assert.match(before.json.warnings[0], /are not run: you have not allowed them yet/);
+
+    const shown = await cli('trust', '--root', env.root);
+    assert.equal(shown.code, 0);
+    assert.match(shown.stdout, /^Run this project's hooks\?\n\n.*asks to run these commands/);
+    assert.match(shown.stdout, /preToolUse · tools: every tool · network: off · on failure: block · timeout: 60 s\n {4}echo no >&2; exit 2\n/);
+    assert.match(shown.stdout, /No OS sandbox: /);
+
+    assert.equal((await cli('trust', '--root', env.root, '--remember')).code, 0);
+    const after = await checkJson('--event', 'preToolUse', '--tool', 'bash', '--input', '{"command":"ls"}');
+    assert.deepEqual([after.code, after.json.decision, after.json.runs[0].source], [2, 'deny', 'project']);
+
+    await writeJson(projectHooks(env.root), { hooks: { preToolUse: [{ command: 'echo changed >&2; exit 2' }] } });
+    const changed = await cli('trust', '--root', env.root);
+    assert.match(changed.stdout, /changed since you allowed them/);
+    const skipped = await checkJson('--event', 'preToolUse', '--tool', 'bash', '--input', '{"command":"ls"}');
+    assert.equal(skipped.code, 0);
+
+    assert.match((await cli('trust', '--root', env.root, '--revoke')).stdout, /^Consent for .+ revoked\.\n$/);
+  });
+
+  it('exits 1 for a broken config and still runs the other file', async () => {
+    await writeJson(userHooks(env.home), '{"hooks": {"preToolUse": [{"command": "exit 0", "timeout": 5}]}}');
+    const { code, json } = await checkJson('--event', 'stop');
+    assert.equal(code, 1);
+    assert.deepEqual(json.warnings, [`${userHooks(env.home)}: hooks.preToolUse[0].timeout: unknown key "timeout" (did you mean "timeoutMs"?)`]);
+  });
+
+  it('lists hooks with source, rules, consent and problems', async () => {
+    await writeJson(userHooks(env.home), { hooks: { preToolUse: [{ command: 'a', tools: ['bash(rm *)'] }, { command: 'b', tools: ['bash(x'] }] } });
+    await writeJson(projectHooks(env.root), { hooks: { stop: [{ command: 'npm test', network: true }] } });
+    const result = await cli('list', '--root', env.root, '--json');
+    assert.equal(result.code, 1);
+    const json = JSON.parse(result.stdout);
+    assert.equal(json.project.consent, 'unreviewed');
+    assert.deepEqual(json.hooks.map((h: { source: string; command: string; active: boolean }) => [h.source, h.command, h.active]), [
+      ['user', 'a', true],
+      ['project', 'npm test', false],
+    ]);
+    assert.equal(json.problems.length, 1);
+    assert.match(json.problems[0].text, /hooks\.preToolUse\[1\]\.tools\[0\]: rule "bash\(x"/);
+    const text = await cli('list', '--root', env.root);
+    assert.match(text.stdout, /\[project, not active\] stop · network: ON · timeout: 60 s\n {4}npm test/);
+  });
+
+  it('shows the audit log newest last', async () => {
+    await writeJson(userHooks(env.home), { hooks: { preToolUse: [{ command: 'exit 0' }] } });
+    await cli('check', '--root', env.root, '--event', 'preToolUse', '--tool', 'bash', '--input', '{"command":"one"}');
+    await cli('check', '--root', env.root, '--event', 'preToolUse', '--tool', 'read_file', '--input', '{"path":"x"}');
+    const lines = (await cli('audit', '--tail', '5', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((e) => [e.event, e.tool, e.decision, e.exitCode]), [['preToolUse', 'bash', 'allow', 0], ['preToolUse', 'read_file', 'allow', 0]]);
+    assert.match((await cli('audit')).stdout, /allow {7}preToolUse read_file {2}user {2}exit 0 {2}\d+ ms {2}exit 0\n$/);
+  });
+
+  for (const [args, message] of [
+    [['nope'], 'garuda-hooks: unknown command "nope"'],
+    [['check', '--event', 'later'], 'garuda-hooks: --event must be one of preToolUse, postToolUse, stop'],
+    [['check', '--event', 'preToolUse'], 'garuda-hooks: --tool is required for preToolUse'],
+    [['check', '--event', 'preToolUse', '--tool', 'bash', '--input', '{bad'], /^garuda-hooks: --input is not valid JSON: /],
+    [['check', '--bogus'], /^garuda-hooks: Unknown option '--bogus'/],
+    [['audit', '--tail', '0'], 'garuda-hooks: --tail must be a whole number ≥ 1'],
+  ] as const) {
+    it(`exits 1 with one clear line for: ${args.join(' ')}`, async () => {
+      const result = await cli(...args);
+      assert.equal(result.code, 1);
+      const [first, second] = result.stderr.split('\n');
+      if (typeof message === 'string') assert.equal(first, message);
+      else assert.match(first!, message);
+      assert.equal(second, "Run 'garuda-hooks --help' for usage.");
+      assert.doesNotMatch(result.stderr, /\n\s+at /);
+    });
+  }
+});
