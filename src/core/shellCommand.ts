@@ -175,6 +175,8 @@ function addForms(words: ShellWord[], commands: Set<string>): string | undefined
   if (wrapped) return addForms(wrapped, commands);
   const script = innerScript(words);
   if (script === undefined) return undefined;
+  // Deny rules cannot see into a script that exists only at run time, so the command counts as unreadable.
+  if (script === RUNTIME_SCRIPT) return `"${program}" runs a script that is only known at run time`;
   const inner = splitCommand(script);
   if (!inner.ok) return `in "${program}" script: ${inner.error}`;
   for (const command of inner.commands) commands.add(command);
@@ -199,12 +201,18 @@ function unwrap(words: ShellWord[]): ShellWord[] | undefined {
   return next < words.length ? words.slice(next) : undefined;
 }
 
-/** The literal script of `bash -c STR` or `eval STR…`, or undefined when there is none to read. */
-function innerScript(words: ShellWord[]): string | undefined {
+const RUNTIME_SCRIPT = Symbol('runtime script');
+
+/**
+ * The literal script of `bash -c STR` or `eval STR…`; RUNTIME_SCRIPT when the script is an expansion
+ * (`eval "$X"`, `bash -c "$(curl …)"`) or comes from stdin (`curl … | sh`); undefined for none.
+ */
+function innerScript(words: ShellWord[]): string | typeof RUNTIME_SCRIPT | undefined {
   const program = words[0].text;
   if (program === 'eval') {
     const args = words.slice(words[1]?.text === '--' ? 2 : 1);
-    return args.length > 0 && args.every((word) => word.literal) ? args.map((word) => word.text).join(' ') : undefined;
+    if (args.length === 0) return undefined;
+    return args.every((word) => word.literal) ? args.map((word) => word.text).join(' ') : RUNTIME_SCRIPT;
   }
   if (!SHELLS.has(program)) return undefined;
   let runsString = false;
@@ -216,10 +224,12 @@ function innerScript(words: ShellWord[]): string | undefined {
       runsString = true;
     } else if (!/^[-+]/.test(word)) {
       // The first operand is the script when -c was given, a script file otherwise.
-      return runsString && words[next].literal ? word : undefined;
+      if (!runsString) return undefined;
+      return words[next].literal ? word : RUNTIME_SCRIPT;
     }
   }
-  return undefined;
+  // No script operand: the shell reads its commands from stdin.
+  return RUNTIME_SCRIPT;
 }
 
 function decodeAnsiC(value: string): string {
