@@ -6,7 +6,8 @@ import type { HookSet } from './core/hookSet';
 import { garudaHome } from './core/paths';
 import { createHookRunner, type HookOutcome, type HookRunner } from './core/runner';
 import { detectSandbox, type SandboxInfo } from './core/sandbox';
-import { WorkspaceHooks, type ConsentPolicy } from './workspaceHooks';
+import { WindowConsent } from './consent';
+import { WorkspaceHooks } from './workspaceHooks';
 
 /** Counts the status bar and the tree show. */
 export interface HooksSummary {
@@ -32,10 +33,13 @@ export class Ctx implements vscode.Disposable {
   /** Fires after every event that ran at least one hook. */
   readonly onDidRunHooks = this.ran.event;
 
-  constructor(readonly extension: vscode.ExtensionContext, consentPolicy?: ConsentPolicy) {
+  /** This window's consent answers and Workspace Trust, which decide whether project hooks run. */
+  readonly windowConsent = new WindowConsent();
+
+  constructor(readonly extension: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel('Garuda Hooks', { log: true });
     this.audit = createAuditLog(this.home);
-    this.hooks = new WorkspaceHooks(this.home, this.log, consentPolicy);
+    this.hooks = new WorkspaceHooks(this.home, this.log, (folder, stored, hash) => this.windowConsent.stateFor(folder, stored, hash));
     this.runner = createHookRunner({
       sandbox: this.sandbox,
       audit: this.audit,

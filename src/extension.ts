@@ -3,14 +3,21 @@ import { createAgentApi } from './agentApi';
 import type { GarudaHooksApi } from './api';
 import { COMMANDS, registerCommands } from './commands';
 import { registerConfigDiagnostics } from './configDiagnostics';
+import { registerConsent, type ConsentController } from './consent';
 import { Ctx } from './ctx';
 import { registerStatusBar } from './statusBar';
 
-export function activate(context: vscode.ExtensionContext): GarudaHooksApi {
+/** Only in the extension test host: lets tests answer the consent modal, which that host refuses to show. */
+export interface TestingHooks {
+  readonly consent: ConsentController;
+}
+
+export function activate(context: vscode.ExtensionContext): GarudaHooksApi & { testing?: TestingHooks } {
   const started = performance.now();
   try {
     const ctx = new Ctx(context);
     registerCommands(ctx, COMMANDS);
+    const consent = registerConsent(ctx);
     registerStatusBar(ctx);
     registerConfigDiagnostics(ctx);
     vscode.workspace.onDidChangeConfiguration((event) => ctx.config.affects(event) && ctx.log.info(`garudaHooks.enabled: ${ctx.config.enabled}`), null, ctx.subscriptions);
@@ -19,7 +26,8 @@ export function activate(context: vscode.ExtensionContext): GarudaHooksApi {
     const api = createAgentApi(ctx, ready);
     const activationMs = performance.now() - started;
     ctx.log.info(`Activated in ${activationMs.toFixed(1)} ms`);
-    return { ...api, activationMs };
+    const testing = context.extensionMode === vscode.ExtensionMode.Test ? { testing: { consent } } : {};
+    return { ...api, activationMs, ...testing };
   } catch (error) {
     // VS Code shows nothing when activation throws; say it, then let the host record the failure.
     void vscode.window.showErrorMessage(`Cannot activate Garuda Hooks: ${(error as Error).message}`);

@@ -142,7 +142,7 @@ function carriesRunMarker(pid, marker) {
   }
 }
 
-/** Living processes of one run: its process group, and whatever left the group but kept its environment. */
+/** Living processes of one run: its group, and whatever left the group but kept its environment. */
 function runProcesses({ pgid, marker }) {
   return livingProcesses().filter((proc) => proc.pgrp === pgid || carriesRunMarker(proc.pid, marker));
 }
@@ -172,7 +172,6 @@ async function stopRun(run) {
   runningRuns.delete(run);
 }
 
-/** For 'exit', where only synchronous work runs. */
 function killRunsNow() {
   for (const run of runningRuns) {
     signal(-run.pgid, 'SIGKILL');
@@ -180,16 +179,17 @@ function killRunsNow() {
   }
 }
 
+/** For 'exit', where only synchronous work runs. */
 function cleanUpNow() {
   killRunsNow();
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 let interrupted = false;
-async function cleanUpAndExit(signal, exitCode) {
+async function cleanUpAndExit(signalName, exitCode) {
   if (interrupted) process.exit(exitCode); // a second Ctrl-C: do not wait any longer
   interrupted = true;
-  console.error(`[test-host] ${signal}: stopping code-server and Chromium`);
+  console.error(`[test-host] ${signalName}: stopping code-server and Chromium`);
   killRunsNow();
   const browsersClosed = Promise.allSettled([...openBrowsers].map((close) => close()));
   await Promise.race([browsersClosed, sleep(STOP_GRACE_MS + 2_000)]);
@@ -201,8 +201,8 @@ function installExitHandlers() {
   if (exitHandlersInstalled) return;
   exitHandlersInstalled = true;
   process.on('exit', cleanUpNow);
-  for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
-    process.on(signal, () => cleanUpAndExit(signal, exitCode));
+  for (const [signalName, exitCode] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+    process.on(signalName, () => cleanUpAndExit(signalName, exitCode));
   }
 }
 

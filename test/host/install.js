@@ -15,6 +15,9 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const INSTALL_DIR = path.join(REPO_ROOT, '.vscode-test', 'code-server');
 const CODE_SERVER_BIN = path.join(INSTALL_DIR, 'node_modules', '.bin', 'code-server');
 const MARKER_FILE = path.join(INSTALL_DIR, 'installed.json');
+// Several test runs may start at once; only one may install (a second one would delete its files).
+const LOCK_DIR = path.join(REPO_ROOT, '.vscode-test', 'code-server.install-lock');
+const STALE_LOCK_MS = 10_000;
 const REQUIRED_DEBIAN_PACKAGES = ['libkrb5-dev', 'ripgrep'];
 
 // @vscode/ripgrep's postinstall downloads rg from GitHub (unreachable here) unless it finds this archive.
@@ -163,9 +166,61 @@ async function installCodeServer() {
   log(`code-server ${CODE_SERVER_VERSION} installed in ${seconds} s`);
 }
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function isProcessAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** A lock nobody holds: its owner died, or it never wrote its pid and the lock is not brand new. */
+function isLockStale() {
+  try {
+    const pid = Number(fs.readFileSync(path.join(LOCK_DIR, 'pid'), 'utf8'));
+    return !isProcessAlive(pid);
+  } catch {
+    try {
+      return Date.now() - fs.statSync(LOCK_DIR).mtimeMs > STALE_LOCK_MS;
+    } catch {
+      return true; // released meanwhile
+    }
+  }
+}
+
+async function acquireInstallLock() {
+  fs.mkdirSync(path.dirname(LOCK_DIR), { recursive: true });
+  let announced = false;
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK_DIR); // atomic: exactly one process succeeds
+      fs.writeFileSync(path.join(LOCK_DIR, 'pid'), String(process.pid));
+      return;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    if (isLockStale()) {
+      fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+      continue;
+    }
+    if (!announced) log(`waiting for another process that is installing code-server (${LOCK_DIR})`);
+    announced = true;
+    await sleep(1_000);
+  }
+}
+
 /** Installs code-server when missing; resolves to the path of its binary. */
 async function ensureCodeServer() {
-  if (!isInstalled()) await installCodeServer();
+  if (isInstalled()) return CODE_SERVER_BIN;
+  await acquireInstallLock();
+  try {
+    if (!isInstalled()) await installCodeServer(); // another process may have finished it meanwhile
+  } finally {
+    fs.rmSync(LOCK_DIR, { recursive: true, force: true });
+  }
   return CODE_SERVER_BIN;
 }
 

@@ -49,7 +49,8 @@ function resolveInputs({ extensionPath, testsPath, workspace }) {
 }
 
 function testUrl(port, { extension, tests, workspace }) {
-  const remote = (absolutePath) => `vscode-remote://127.0.0.1:${port}${absolutePath}`;
+  const encodedPath = (absolutePath) => absolutePath.split('/').map(encodeURIComponent).join('/');
+  const remote = (absolutePath) => `vscode-remote://127.0.0.1:${port}${encodedPath(absolutePath)}`;
   const payload = [
     ['extensionDevelopmentPath', remote(extension)],
     ['extensionTestsPath', remote(tests)],
