@@ -58,6 +58,7 @@ async function main() {
     builds.push({ ...common, entryPoints, outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
     const integration = ['test/integration/index.ts', ...listTests('test/integration')];
     builds.push({ ...common, entryPoints: integration, outdir: 'out/test/integration', external: ['vscode', 'mocha'] });
+    builds.push({ ...common, entryPoints: listTests('test/e2e'), outdir: 'out/test/e2e', external: ['playwright-core', 'mocha'] });
   }
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
   if (watch) {

@@ -42,9 +42,12 @@ export class WindowConsent {
   }
 }
 
-/** The real modal. VS Code adds its own Cancel button, which counts as Deny like Escape. */
+/**
+ * The real modal. Deny comes first, so it is the default button: Enter pressed out of habit when a
+ * cloned repository opens must not run its code. VS Code's own Cancel counts as Deny, like Escape.
+ */
 const showConsentModal: ConsentPrompt = async (question, detail) =>
-  vscode.window.showWarningMessage<ConsentAnswer>(question, { modal: true, detail }, ALLOW_ONCE, ALWAYS_ALLOW, DENY);
+  vscode.window.showWarningMessage<ConsentAnswer>(question, { modal: true, detail }, DENY, ALLOW_ONCE, ALWAYS_ALLOW);
 
 /** Asks before any project hook runs, and again whenever the hooks change; owns the consent commands. */
 export class ConsentController {
@@ -73,8 +76,11 @@ export class ConsentController {
   async ask(folder: vscode.WorkspaceFolder, set: HookSet): Promise<void> {
     if (!set.projectHash) return;
     const trust = await readTrustStore(this.ctx.home);
-    const stored = set.projectConsent === 'changed' || trust.store.hooks[set.root] !== undefined ? 'changed' : 'unreviewed';
-    const previous = this.ctx.windowConsent.answerFor(folder)?.document ?? trust.store.reviewed[set.root];
+    const earlier = this.ctx.windowConsent.answerFor(folder);
+    // Allowed before, in this window or for good: the question is about what changed since then.
+    const allowedBefore = earlier?.state === 'allowed_once' || trust.store.hooks[set.root] !== undefined;
+    const stored = allowedBefore ? 'changed' : 'unreviewed';
+    const previous = earlier?.state === 'allowed_once' ? earlier.document : trust.store.reviewed[set.root];
     const changes = stored === 'changed' ? changesSinceReview(previous, set.project) : undefined;
     const detail = [consentDetail(set.project, stored, this.ctx.sandbox, set.policy), ...(changes ? ['', 'What changed:', changes] : [])].join('\n');
     let answer: ConsentAnswer | undefined;
