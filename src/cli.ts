@@ -5,20 +5,24 @@ import { CONSENT_QUESTION, consentDetail, describeHook, rememberConsent, revokeC
 import { formatProblem, HOOK_EVENTS, type HookEvent } from './core/hookConfig';
 import { hookSetWarnings, loadHookSet, type HookSet } from './core/hookSet';
 import { garudaHome } from './core/paths';
+import { describePolicy, policyRefusal } from './core/policy';
 import { createHookRunner, type HookOutcome } from './core/runner';
-import { detectSandbox } from './core/sandbox';
+import { detectSandbox, sandboxLine } from './core/sandbox';
 
 const USAGE = `Usage: garuda-hooks <command> [options]
 
   check --event preToolUse|postToolUse|stop [--root DIR] [--tool NAME] [--input JSON]
         [--result JSON] [--continuations N] [--json]
         Run the hooks once, as an agent's call would. Exit 2: denied or sent back; 1: bad usage or config.
-  list  [--root DIR] [--json]         The hooks in force, their consent and every problem.
+  list  [--root DIR] [--json]         The hooks in force, their consent, the sandbox, the team policy
+                                      and every problem.
   trust [--root DIR] [--remember | --revoke]
         Show what the project's hooks would run; remember or revoke your consent.
   audit [--tail N] [--json]           The newest entries of the audit log.
 
---root defaults to the current folder. User hooks: $GARUDA_HOME/hooks.json (default ~/.garuda).`;
+--root defaults to the current folder. User hooks: $GARUDA_HOME/hooks.json (default ~/.garuda).
+Team policy: $GARUDA_POLICY, else /etc/garuda/policy.json (macOS: /Library/Application Support/Garuda/,
+Windows: %ProgramData%\\Garuda\\).`;
 
 /** A mistake in how the CLI was called: exit 1 with the message and no stack. */
 class UsageError extends Error {}
@@ -84,7 +88,12 @@ async function check(argv: string[]): Promise<number> {
   if (values.json) console.log(JSON.stringify(outcomeJson(outcome)));
   else printOutcome(outcome);
   if (outcome.decision === 'deny' || outcome.decision === 'continue') return 2;
-  return set.problems.length > 0 ? 1 : 0;
+  return isBroken(set) ? 1 : 0;
+}
+
+/** A hooks file with problems or a team policy that cannot be used: exit 1. */
+function isBroken(set: HookSet): boolean {
+  return set.problems.length > 0 || set.policy.problem !== undefined;
 }
 
 function outcomeJson(outcome: HookOutcome) {
@@ -133,29 +142,33 @@ async function list(argv: string[]): Promise<number> {
     timeoutMs: hook.timeoutMs,
     onFailure: hook.onFailure,
     active: hook.source === 'user' || projectActive,
+    refused: policyRefusal(set.policy, hook, sandbox) ?? null,
   }));
   if (values.json) {
+    const { disallowedCommands, ...policy } = set.policy;
     console.log(JSON.stringify({
       root: set.root,
-      sandbox: sandbox.name,
+      sandbox,
+      policy: { ...policy, disallowedCommands: disallowedCommands.map((entry) => entry.rule), text: describePolicy(set.policy) },
       user: { file: set.user.file, exists: set.user.exists },
       project: { file: set.project.file, exists: set.project.exists, consent: set.projectConsent, hash: set.projectHash ?? null },
       hooks,
       problems: set.problems.map((problem) => ({ ...problem, text: formatProblem(problem) })),
       notices: set.notices,
     }));
-    return set.problems.length > 0 ? 1 : 0;
+    return isBroken(set) ? 1 : 0;
   }
   console.log(`User hooks: ${set.user.file}${set.user.exists ? '' : ' (none)'}`);
   console.log(`Project hooks: ${set.project.file}${set.project.exists ? ` (consent: ${set.projectConsent})` : ' (none)'}`);
-  console.log(sandbox.available ? `OS sandbox: ${sandbox.description}` : `No OS sandbox: ${sandbox.description}`);
-  for (const hook of [...set.user.hooks, ...set.project.hooks]) {
-    const active = hook.source === 'user' || projectActive;
-    console.log(`\n[${hook.source}${active ? '' : ', not active'}] ${describeHook(hook)}\n    ${cleanLine(hook.command)}`);
+  console.log(sandboxLine(sandbox));
+  console.log(describePolicy(set.policy));
+  for (const hook of hooks) {
+    console.log(`\n[${hook.source}${hook.active ? '' : ', not active'}] ${describeHook(hook)}\n    ${cleanLine(hook.command)}`);
+    if (hook.refused) console.log(`    ${hook.refused}`);
   }
   const warnings = hookSetWarnings(set);
   if (warnings.length > 0) console.log(`\nProblems:\n${warnings.map((w) => `  ${w}`).join('\n')}`);
-  return set.problems.length > 0 ? 1 : 0;
+  return isBroken(set) ? 1 : 0;
 }
 
 async function trust(argv: string[]): Promise<number> {
@@ -175,8 +188,12 @@ async function trust(argv: string[]): Promise<number> {
     for (const problem of set.project.problems) console.error(`problem: ${formatProblem(problem)}`);
     return set.project.problems.length > 0 ? 1 : 0;
   }
+  if (set.projectConsent === 'policy') {
+    console.log(`${describePolicy(set.policy)}\nThe hooks in ${set.project.file} never run under this policy: there is nothing to allow.`);
+    return values.remember ? 1 : 0;
+  }
   const state = set.projectConsent === 'allowed' || set.projectConsent === 'changed' ? set.projectConsent : 'unreviewed';
-  console.log(`${CONSENT_QUESTION}\n\n${consentDetail(set.project, state, detectSandbox())}`);
+  console.log(`${CONSENT_QUESTION}\n\n${consentDetail(set.project, state, detectSandbox(), set.policy)}`);
   if (values.remember) {
     await rememberConsent(home, set.root, set.projectHash);
     await log.append({ kind: 'consent', time: new Date().toISOString(), root: set.root, decision: 'remember', hash: set.projectHash });

@@ -6,7 +6,8 @@ import { cleanLine } from './clean';
 import { writeFileAtomic, withFileLock } from './fileLock';
 import { formatProblem, isRecord, type HookDefinition, type HooksFile } from './hookConfig';
 import { trustFile } from './paths';
-import type { SandboxInfo } from './sandbox';
+import { describePolicy, type TeamPolicy } from './policy';
+import { sandboxLine, type SandboxInfo } from './sandbox';
 
 /** `allowed`: the stored hash is the current one. `changed`: another hash is stored. */
 export type ConsentState = 'allowed' | 'changed' | 'unreviewed';
@@ -95,8 +96,8 @@ async function updateTrustStore(home: string, change: (hooks: Record<string, str
   });
 }
 
-/** The words under the question, the same in the CLI and the editor's modal. */
-export function consentDetail(project: HooksFile, state: ConsentState, sandbox: SandboxInfo): string {
+/** The words under the question, the same in the CLI and the editor's modal: the hooks, then where they would run. */
+export function consentDetail(project: HooksFile, state: ConsentState, sandbox: SandboxInfo, policy: TeamPolicy): string {
   const lines = [
     state === 'changed'
       ? `The hooks in ${project.file} changed since you allowed them.`
@@ -108,7 +109,7 @@ export function consentDetail(project: HooksFile, state: ConsentState, sandbox: 
   if (project.problems.length > 0) {
     lines.push('', `Not run, because they are invalid:`, ...project.problems.map((p) => `  ${cleanLine(formatProblem(p))}`));
   }
-  lines.push('', sandbox.available ? `OS sandbox: ${sandbox.description}` : `No OS sandbox: ${sandbox.description}`);
+  lines.push('', sandboxLine(sandbox), describePolicy(policy));
   return lines.join('\n');
 }
 

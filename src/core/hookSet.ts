@@ -1,12 +1,14 @@
 import { canonicalRoot, consentStateOf, hooksHash, readTrustStore, type ConsentState } from './consent';
 import { formatProblem, loadHooksFile, type ConfigProblem, type Hook, type HooksFile } from './hookConfig';
 import { displayPath, projectHooksFile, userHooksFile } from './paths';
+import { describePolicy, loadTeamPolicy, policyLocation, type PolicyLocation, type TeamPolicy } from './policy';
 
 /**
  * Where a project's hooks stand. The CLI knows only the stored consent; the editor adds answers
- * that live in one window (`allowed_once`, `denied`) and Workspace Trust (`restricted`).
+ * that live in one window (`allowed_once`, `denied`) and Workspace Trust (`restricted`). `policy`:
+ * the team policy does not allow project hooks (or cannot be read), so they never run and never ask.
  */
-export type ProjectConsent = ConsentState | 'allowed_once' | 'denied' | 'restricted' | 'none';
+export type ProjectConsent = ConsentState | 'allowed_once' | 'denied' | 'restricted' | 'policy' | 'none';
 
 /** The hooks in force for one workspace root, loaded once and used for many calls. */
 export interface HookSet {
@@ -20,6 +22,8 @@ export interface HookSet {
   /** Why some hooks do not run, in words for the user. */
   readonly notices: readonly string[];
   readonly maxStopContinuations: number;
+  /** Read once per load, so reloading the set rereads it. */
+  readonly policy: TeamPolicy;
 }
 
 export interface LoadHookSetOptions {
@@ -27,29 +31,35 @@ export interface LoadHookSetOptions {
   readonly root: string;
   /** The editor's own answer for this window, which takes precedence over the stored consent. */
   readonly consentOverride?: (stored: ConsentState, hash: string) => ProjectConsent;
+  /** Where the team policy is; default `$GARUDA_POLICY` or the platform's managed path. */
+  readonly policy?: PolicyLocation;
 }
 
 export async function loadHookSet(options: LoadHookSetOptions): Promise<HookSet> {
   const root = await canonicalRoot(options.root);
-  const [user, project, trust] = await Promise.all([
+  const [user, project, trust, policy] = await Promise.all([
     loadHooksFile(userHooksFile(options.home), 'user'),
     loadHooksFile(projectHooksFile(root), 'project'),
     readTrustStore(options.home),
+    loadTeamPolicy(options.policy ?? policyLocation()),
   ]);
-  const notices = trust.problem ? [trust.problem] : [];
+  const notices: string[] = [];
+  if (trust.problem) notices.push(trust.problem);
+  if (policy.problem) notices.push(describePolicy(policy));
   let projectHash: string | undefined;
   let projectConsent: ProjectConsent = 'none';
   if (project.hooks.length > 0) {
     projectHash = hooksHash(project.document);
     const stored = consentStateOf(trust.store, root, projectHash);
-    projectConsent = options.consentOverride?.(stored, projectHash) ?? stored;
-    const skipped = skippedBecause(projectConsent, root);
+    const allowed = policy.allowProjectHooks && !policy.problem;
+    projectConsent = allowed ? (options.consentOverride?.(stored, projectHash) ?? stored) : 'policy';
+    const skipped = skippedBecause(projectConsent, root, policy);
     if (skipped) notices.push(`Project hooks in ${displayPath(project.file)} are not run: ${skipped}`);
   }
   const projectRuns = projectConsent === 'allowed' || projectConsent === 'allowed_once';
   const active = projectRuns ? [...user.hooks, ...project.hooks] : user.hooks;
   const maxStopContinuations = projectRuns ? Math.min(user.maxStopContinuations, project.maxStopContinuations) : user.maxStopContinuations;
-  return { root, user, project, projectHash, projectConsent, active, problems: [...user.problems, ...project.problems], notices, maxStopContinuations };
+  return { root, user, project, projectHash, projectConsent, active, problems: [...user.problems, ...project.problems], notices, maxStopContinuations, policy };
 }
 
 /** Everything wrong or skipped in a set, one line each, for warnings and `list`. */
@@ -57,7 +67,7 @@ export function hookSetWarnings(set: HookSet): string[] {
   return [...set.problems.map(formatProblem), ...set.notices];
 }
 
-function skippedBecause(consent: ProjectConsent, root: string): string | undefined {
+function skippedBecause(consent: ProjectConsent, root: string, policy: TeamPolicy): string | undefined {
   const review = `review them with \`garuda-hooks trust --root ${root}\` or the editor's "Garuda: Review Project Hooks".`;
   switch (consent) {
     case 'unreviewed':
@@ -68,6 +78,8 @@ function skippedBecause(consent: ProjectConsent, root: string): string | undefin
       return 'you denied them in this window.';
     case 'restricted':
       return 'this workspace is in Restricted Mode; trust it to review its hooks.';
+    case 'policy':
+      return policy.problem ? 'the team policy cannot be used.' : `the team policy (${displayPath(policy.file)}) sets allowProjectHooks to false.`;
     default:
       return undefined;
   }

@@ -3,11 +3,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AuditLog, HookRunEntry } from './audit';
 import { cleanText } from './clean';
-import { decide, type HookRun } from './decision';
+import { decide, refused, type HookRun } from './decision';
 import { runCommand, type ExecRequest, type ExecResult } from './executor';
 import type { Hook } from './hookConfig';
 import { hookSetWarnings, type HookSet } from './hookSet';
-import type { SandboxInfo } from './sandbox';
+import { policyRefusal } from './policy';
+import { sandboxedCommand, type SandboxInfo } from './sandbox';
 import { canonicalToolName, toolTarget, type ToolTarget } from './toolNames';
 
 /** A tool call as an agent describes it. */
@@ -58,6 +59,7 @@ export interface HookRunner {
 }
 
 export interface RunnerDeps {
+  /** Where hooks run (see `detectSandbox`); the set's team policy may require one. */
   readonly sandbox: SandboxInfo;
   readonly audit?: AuditLog;
   /** The environment hooks inherit; defaults to this process's. */
@@ -83,15 +85,21 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
   }
 
   async function runOne(set: HookSet, hook: Hook, payload: Record<string, unknown>, vars: Record<string, string>): Promise<HookRun> {
+    // The team policy first: a refused hook never starts.
+    const refusal = policyRefusal(set.policy, hook, deps.sandbox);
+    if (refusal) return refused(hook, refusal, true);
     const input = JSON.stringify(payload);
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'garuda-hook-'));
+    // The real path: sandboxes bind and match real paths (macOS's temp folder is behind a symlink).
+    const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'garuda-hook-')));
     const inputFile = path.join(dir, 'input.json');
     try {
       await fs.writeFile(inputFile, input, { mode: 0o600 });
+      const sandboxed = sandboxedCommand(deps.sandbox, hook.command, { root: set.root, tempDir: dir, network: hook.network });
       const result = await exec({
         command: hook.command,
+        argv: sandboxed.argv,
         cwd: set.root,
-        env: { ...env, ...vars, GARUDA_HOOK_INPUT: inputFile, GARUDA_PROJECT_DIR: set.root },
+        env: { ...env, ...vars, ...sandboxed.env, GARUDA_HOOK_INPUT: inputFile, GARUDA_PROJECT_DIR: set.root },
         stdin: input,
         timeoutMs: hook.timeoutMs,
       });

@@ -1,10 +1,117 @@
+// Which OS sandbox hooks run in on this machine, and how one hook run is started inside it.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { bwrapArgv } from './bwrap';
+import { SANDBOX_EXEC, sandboxExecArgv } from './macosProfile';
+
 /** What isolates hook processes on this machine; shown wherever the user decides to trust hooks. */
-export interface SandboxInfo {
-  readonly available: boolean;
-  readonly name: string;
-  readonly description: string;
+export type SandboxInfo =
+  | { readonly name: 'bwrap' | 'sandbox-exec'; readonly available: true; readonly program: string; readonly description: string }
+  | { readonly name: 'none'; readonly available: false; readonly description: string; readonly reason: string };
+
+/** What one hook run may touch inside the sandbox. */
+export interface SandboxPolicy {
+  /** The workspace root: writable, and the working folder. */
+  readonly root: string;
+  /** A fresh folder for this run that holds the input file: writable, and the hook's TMPDIR. */
+  readonly tempDir: string;
+  readonly network: boolean;
 }
 
-export function detectSandbox(): SandboxInfo {
-  return { available: false, name: 'none', description: 'hooks run with your full user permissions.' };
+/** How to start one hook: the executor's argv, and variables to add to the hook's environment. */
+export interface SandboxedCommand {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export interface DetectSandboxOptions {
+  /** Where PATH is read, at detection time. Default: this process's environment. */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly platform?: NodeJS.Platform;
+}
+
+const LIMITS = 'hooks can write only in the workspace and a private temp folder, and reach the network only with "network": true.';
+const PROBE_TIMEOUT_MS = 10_000;
+
+const detected = new Map<string, SandboxInfo>();
+
+/** Detected once per process for each platform and PATH: a probe run costs a few milliseconds. */
+export function detectSandbox(options: DetectSandboxOptions = {}): SandboxInfo {
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const key = `${platform}\0${env.PATH ?? ''}`;
+  let info = detected.get(key);
+  if (!info) {
+    info = detect(platform, env);
+    detected.set(key, info);
+  }
+  return info;
+}
+
+/** `OS sandbox: …` or `No OS sandbox: …`, the line the CLI, the consent text and the tree show. */
+export function sandboxLine(info: SandboxInfo): string {
+  return `${info.available ? 'OS sandbox' : 'No OS sandbox'}: ${info.description}`;
+}
+
+export function sandboxedCommand(info: SandboxInfo, command: string, policy: SandboxPolicy): SandboxedCommand {
+  switch (info.name) {
+    case 'bwrap':
+      return { argv: bwrapArgv(info.program, command, policy), env: { TMPDIR: policy.tempDir } };
+    case 'sandbox-exec':
+      return { argv: sandboxExecArgv(command, policy), env: { TMPDIR: policy.tempDir } };
+    case 'none':
+      return { argv: ['/bin/sh', '-c', command], env: {} };
+  }
+}
+
+function detect(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): SandboxInfo {
+  switch (platform) {
+    case 'linux': {
+      const program = findOnPath('bwrap', env.PATH ?? '');
+      if (!program) return none('bwrap (bubblewrap) was not found on PATH; install it, e.g. `apt-get install bubblewrap`');
+      return probe({ name: 'bwrap', available: true, program, description: `bubblewrap (${program}): ${LIMITS}` }, env);
+    }
+    case 'darwin':
+      if (!fs.existsSync(SANDBOX_EXEC)) return none(`${SANDBOX_EXEC} is missing`);
+      return probe({ name: 'sandbox-exec', available: true, program: SANDBOX_EXEC, description: `macOS sandbox-exec: ${LIMITS}` }, env);
+    case 'win32':
+      return none('Garuda has no OS sandbox for Windows');
+    default:
+      return none(`Garuda has no OS sandbox for ${platform}`);
+  }
+}
+
+/**
+ * A sandbox program that is installed but cannot work here (no user namespaces, a container
+ * without the rights to mount) would fail every hook: it is found out once, with its own words.
+ */
+function probe(info: SandboxInfo, env: NodeJS.ProcessEnv): SandboxInfo {
+  const dir = fs.realpathSync(os.tmpdir());
+  const { argv } = sandboxedCommand(info, 'exit 0', { root: dir, tempDir: dir, network: false });
+  const result = spawnSync(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+  if (result.status === 0) return info;
+  const said = result.error?.message ?? result.stderr.trim().split('\n')[0] ?? '';
+  const status = result.signal ? `killed by ${result.signal}` : `exit ${result.status}`;
+  return none(`${argv[0]} is installed but cannot start a sandbox here (${status}${said ? `: ${said}` : ''})`);
+}
+
+function none(reason: string): SandboxInfo {
+  return { name: 'none', available: false, description: `hooks run with your full user permissions, because ${reason}.`, reason };
+}
+
+/** Only absolute PATH entries: an empty or relative one would mean whatever folder we are in. */
+function findOnPath(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter)) {
+    if (!path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
+import { detectSandbox, sandboxLine } from '../../src/core/sandbox';
 import { fixture, projectHooks, userHooks, writeJson } from './helpers';
 
 const CLI = path.resolve('dist/cli.js');
@@ -18,12 +19,13 @@ describe('cli', () => {
   });
   afterEach(() => env.cleanup());
 
-  const cli = (...args: string[]) =>
+  const cliWith = (vars: NodeJS.ProcessEnv, ...args: string[]) =>
     new Promise<CliResult>((resolve) => {
-      execFile(process.execPath, [CLI, ...args], { env: { ...process.env, GARUDA_HOME: env.home }, cwd: env.root }, (error, stdout, stderr) => {
+      execFile(process.execPath, [CLI, ...args], { env: { ...process.env, GARUDA_HOME: env.home, ...vars }, cwd: env.root }, (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
       });
     });
+  const cli = (...args: string[]) => cliWith({}, ...args);
   const checkJson = async (...args: string[]) => {
     const result = await cli('check', '--root', env.root, '--json', ...args);
     return { code: result.code, json: JSON.parse(result.stdout), stderr: result.stderr };
@@ -70,7 +72,7 @@ describe('cli', () => {
     assert.equal(shown.code, 0);
     assert.match(shown.stdout, /^Run this project's hooks\?\n\n.*asks to run these commands/);
     assert.match(shown.stdout, /preToolUse · tools: every tool · network: off · on failure: block · timeout: 60 s\n {4}echo no >&2; exit 2\n/);
-    assert.match(shown.stdout, /No OS sandbox: /);
+    assert.ok(shown.stdout.includes(`\n\n${sandboxLine(detectSandbox())}\nTeam policy: `), shown.stdout);
 
     assert.equal((await cli('trust', '--root', env.root, '--remember')).code, 0);
     const after = await checkJson('--event', 'preToolUse', '--tool', 'bash', '--input', '{"command":"ls"}');
@@ -116,6 +118,64 @@ describe('cli', () => {
     const lines = (await cli('audit', '--tail', '5', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(lines.map((e) => [e.event, e.tool, e.decision, e.exitCode]), [['preToolUse', 'bash', 'allow', 0], ['preToolUse', 'read_file', 'allow', 0]]);
     assert.match((await cli('audit')).stdout, /allow {7}preToolUse read_file {2}user {2}exit 0 {2}\d+ ms {2}exit 0\n$/);
+  });
+
+  describe('under a team policy', () => {
+    const withPolicy = async (policy: unknown) => {
+      const file = path.join(env.home, 'policy.json');
+      await writeJson(file, policy);
+      return { file, run: (...args: string[]) => cliWith({ GARUDA_POLICY: file }, ...args) };
+    };
+
+    it('lists the sandbox, the policy in force and the hooks it refuses', async () => {
+      const { file, run } = await withPolicy({ disallowedCommands: ['bash(curl *)'], allowProjectHooks: false });
+      await writeJson(userHooks(env.home), { hooks: { preToolUse: [{ command: 'curl -s https://example.com/x && x' }, { command: 'npm test' }] } });
+      await writeJson(projectHooks(env.root), { hooks: { stop: [{ command: 'make' }] } });
+      const result = await run('list', '--root', env.root, '--json');
+      assert.equal(result.code, 0);
+      const json = JSON.parse(result.stdout);
+      assert.deepEqual(json.sandbox, detectSandbox());
+      const text = `Team policy (${file}): commands not allowed: bash(curl *); project hooks never run.`;
+      assert.deepEqual(json.policy, { file, exists: true, requireSandbox: false, disallowedCommands: ['bash(curl *)'], allowProjectHooks: false, allowNetwork: true, text });
+      const refusal = `refused by the team policy (${file}: disallowedCommands "bash(curl *)")`;
+      assert.deepEqual(json.hooks.map((h: { command: string; active: boolean; refused: string | null }) => [h.command, h.active, h.refused]), [
+        ['curl -s https://example.com/x && x', true, refusal],
+        ['npm test', true, null],
+        ['make', false, null],
+      ]);
+      assert.equal(json.project.consent, 'policy');
+
+      const listed = (await run('list', '--root', env.root)).stdout;
+      assert.ok(listed.includes(`\n${sandboxLine(detectSandbox())}\n${text}\n`), listed);
+      assert.ok(listed.includes(`\n    curl -s https://example.com/x && x\n    ${refusal}\n`), listed);
+    });
+
+    it('has nothing to allow in trust when project hooks never run, and will not remember them', async () => {
+      const { file, run } = await withPolicy({ allowProjectHooks: false });
+      await writeJson(projectHooks(env.root), { hooks: { stop: [{ command: 'make' }] } });
+      const expected = `Team policy (${file}): project hooks never run.\nThe hooks in ${projectHooks(env.root)} never run under this policy: there is nothing to allow.\n`;
+      assert.deepEqual(await run('trust', '--root', env.root), { code: 0, stdout: expected, stderr: '' });
+      assert.deepEqual(await run('trust', '--root', env.root, '--remember'), { code: 1, stdout: expected, stderr: '' });
+    });
+
+    it('shows the policy under the consent question', async () => {
+      const { file, run } = await withPolicy({ requireSandbox: true });
+      await writeJson(projectHooks(env.root), { hooks: { stop: [{ command: 'make' }] } });
+      const shown = (await run('trust', '--root', env.root)).stdout;
+      assert.ok(shown.includes(`\n${sandboxLine(detectSandbox())}\nTeam policy (${file}): hooks run only in an OS sandbox.\n`), shown);
+    });
+
+    it('blocks a guarded call and exits 1 for list when the policy file is corrupt', async () => {
+      const { file, run } = await withPolicy('{ not json');
+      await writeJson(userHooks(env.home), { hooks: { preToolUse: [{ command: 'exit 0' }] } });
+      const check = await run('check', '--root', env.root, '--json', '--event', 'preToolUse', '--tool', 'bash', '--input', '{"command":"ls"}');
+      assert.equal(check.code, 2);
+      const problem = `${file}: not valid JSON: invalid symbol at line 1, column 3`;
+      assert.equal(JSON.parse(check.stdout).reason, `A guard failed (refused by the team policy, which cannot be used (${problem})), and guards block the call when they fail`);
+      const list = await run('list', '--root', env.root);
+      assert.equal(list.code, 1);
+      assert.ok(list.stdout.includes(`\nTeam policy: ${problem}. Every hook is refused until the file is fixed.\n`), list.stdout);
+    });
   });
 
   for (const [args, message] of [

@@ -13,11 +13,10 @@ import {
   revokeConsent,
 } from '../../src/core/consent';
 import { parseHooksFile } from '../../src/core/hookConfig';
-import { fixture, worker } from './helpers';
+import { fixture, noPolicy, noSandbox, worker } from './helpers';
 
 const run = promisify(execFile);
 
-const noSandbox = { available: false, name: 'none', description: 'hooks run with your full user permissions.' };
 
 describe('consent', () => {
   let env: Awaited<ReturnType<typeof fixture>>;
@@ -84,7 +83,7 @@ describe('consent', () => {
       'project',
     );
     assert.equal(
-      consentDetail(project, 'unreviewed', noSandbox),
+      consentDetail(project, 'unreviewed', noSandbox, noPolicy),
       [
         '/repo/.garuda/hooks.json asks to run these commands on your machine when an agent uses a tool:',
         '',
@@ -95,15 +94,16 @@ describe('consent', () => {
         'stop · network: off · timeout: 60 s',
         '    npm test',
         '',
-        'No OS sandbox: hooks run with your full user permissions.',
+        'No OS sandbox: hooks run with your full user permissions, because this test runs them without one.',
+        'Team policy: none (/etc/garuda/policy.json does not exist).',
       ].join('\n'),
     );
-    assert.match(consentDetail(project, 'changed', noSandbox), /^The hooks in \/repo\/\.garuda\/hooks\.json changed since you allowed them\./);
+    assert.match(consentDetail(project, 'changed', noSandbox, noPolicy), /^The hooks in \/repo\/\.garuda\/hooks\.json changed since you allowed them\./);
   });
 
   it('lists the invalid hooks that will not run', () => {
     const project = parseHooksFile('{"hooks":{"stop":[{"command":"ok"},{"command":1}]}}', '/r/.garuda/hooks.json', 'project');
-    assert.match(consentDetail(project, 'unreviewed', noSandbox), /Not run, because they are invalid:\n  \/r\/\.garuda\/hooks\.json: hooks\.stop\[1\]\.command: expected string, got 1\n/);
+    assert.match(consentDetail(project, 'unreviewed', noSandbox, noPolicy), /Not run, because they are invalid:\n  \/r\/\.garuda\/hooks\.json: hooks\.stop\[1\]\.command: expected string, got 1\n/);
   });
 });
 

@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { TeamPolicy } from '../../src/core/policy';
+import { detectSandbox, type SandboxInfo } from '../../src/core/sandbox';
 
 /** A fresh folder per test, removed afterwards: tests never touch the real ~/.garuda. */
 export async function tempDir(prefix = 'garuda-test-'): Promise<string> {
@@ -46,3 +48,30 @@ export async function waitFor(check: () => boolean | Promise<boolean>, ms = 5000
 
 /** A small program under test/unit/workers/, bundled beside the tests, for checks across processes. */
 export const worker = (name: string) => path.resolve('out/test/unit/workers', `${name}.js`);
+
+/** For tests about hooks, not about isolation: hooks run as they would on a machine without a sandbox. */
+export const noSandbox: SandboxInfo = {
+  name: 'none',
+  available: false,
+  description: 'hooks run with your full user permissions, because this test runs them without one.',
+  reason: 'this test runs them without one',
+};
+
+/** No policy file at the managed path. */
+export const noPolicy: TeamPolicy = {
+  file: '/etc/garuda/policy.json',
+  exists: false,
+  requireSandbox: false,
+  disallowedCommands: [],
+  allowProjectHooks: true,
+  allowNetwork: true,
+};
+
+/** The real bubblewrap. CI installs it; a machine without it fails the sandbox tests instead of skipping them. */
+export function bwrapSandbox(): Extract<SandboxInfo, { available: true }> {
+  const sandbox = detectSandbox();
+  if (sandbox.name !== 'bwrap') {
+    throw new Error(`The sandbox tests need a working bubblewrap (Debian package "bubblewrap"), but: ${sandbox.available ? `found ${sandbox.name}` : sandbox.reason}`);
+  }
+  return sandbox;
+}

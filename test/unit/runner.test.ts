@@ -5,9 +5,8 @@ import { createAuditLog, type HookRunEntry } from '../../src/core/audit';
 import { hooksHash, rememberConsent } from '../../src/core/consent';
 import { loadHookSet } from '../../src/core/hookSet';
 import { createHookRunner } from '../../src/core/runner';
-import { fixture, projectHooks, userHooks, writeJson } from './helpers';
+import { fixture, noSandbox, projectHooks, userHooks, writeJson } from './helpers';
 
-const noSandbox = { available: false, name: 'none', description: 'hooks run with your full user permissions.' };
 
 describe('runner', () => {
   let env: Awaited<ReturnType<typeof fixture>>;
