@@ -1,7 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createAuditLog, type AuditEntry } from './core/audit';
 import { cleanLine } from './core/clean';
-import { CONSENT_QUESTION, consentDetail, describeHook, rememberConsent, revokeConsent } from './core/consent';
+import { CONSENT_QUESTION, describeHook, readTrustStore, rememberConsent, revokeConsent } from './core/consent';
+import { consentDetailWithChanges } from './core/consentDiff';
 import { formatProblem, HOOK_EVENTS, type HookEvent } from './core/hookConfig';
 import { hookSetWarnings, loadHookSet, type HookSet } from './core/hookSet';
 import { garudaHome } from './core/paths';
@@ -193,9 +194,10 @@ async function trust(argv: string[]): Promise<number> {
     return values.remember ? 1 : 0;
   }
   const state = set.projectConsent === 'allowed' || set.projectConsent === 'changed' ? set.projectConsent : 'unreviewed';
-  console.log(`${CONSENT_QUESTION}\n\n${consentDetail(set.project, state, detectSandbox(), set.policy)}`);
+  const { store } = await readTrustStore(home);
+  console.log(`${CONSENT_QUESTION}\n\n${consentDetailWithChanges(set.project, state, detectSandbox(), set.policy, store.reviewed[set.root])}`);
   if (values.remember) {
-    await rememberConsent(home, set.root, set.projectHash);
+    await rememberConsent(home, set.root, set.projectHash, set.project.document);
     await log.append({ kind: 'consent', time: new Date().toISOString(), root: set.root, decision: 'remember', hash: set.projectHash });
     console.log(`\nAllowed: these hooks now run for ${set.root} until the file changes.`);
   } else if (state === 'allowed') {

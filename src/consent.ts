@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { CONSENT_QUESTION, consentDetail, readTrustStore, rememberConsent, revokeConsent, type ConsentState } from './core/consent';
-import { changesSinceReview } from './core/consentDiff';
+import { CONSENT_QUESTION, readTrustStore, rememberConsent, revokeConsent, type ConsentState } from './core/consent';
+import { consentDetailWithChanges } from './core/consentDiff';
 import type { HookSet, ProjectConsent } from './core/hookSet';
 import type { Ctx } from './ctx';
 
@@ -81,8 +81,7 @@ export class ConsentController {
     const allowedBefore = earlier?.state === 'allowed_once' || trust.store.hooks[set.root] !== undefined;
     const stored = allowedBefore ? 'changed' : 'unreviewed';
     const previous = earlier?.state === 'allowed_once' ? earlier.document : trust.store.reviewed[set.root];
-    const changes = stored === 'changed' ? changesSinceReview(previous, set.project) : undefined;
-    const detail = [consentDetail(set.project, stored, this.ctx.sandbox, set.policy), ...(changes ? ['', 'What changed:', changes] : [])].join('\n');
+    const detail = consentDetailWithChanges(set.project, stored, this.ctx.sandbox, set.policy, previous);
     let answer: ConsentAnswer | undefined;
     try {
       answer = await this.prompt(CONSENT_QUESTION, detail);

@@ -63,7 +63,8 @@ export function createAuditLog(home: string, options: AuditOptions = {}): AuditL
       await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       // One write of one line with O_APPEND: concurrent writers on Linux cannot interleave it.
       await fs.appendFile(file, JSON.stringify(entry) + '\n', { mode: 0o600 });
-      const { size } = await fs.stat(file);
+      // Another process may have rotated the file away since the write; the line is in the old one.
+      const size = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
       if (size > maxBytes) await withFileLock(file, () => rotate(file, maxBytes, keep));
     },
     async tail(count) {

@@ -14,11 +14,17 @@ export type ConsentState = 'allowed' | 'changed' | 'unreviewed';
 
 export interface TrustStore {
   readonly hooks: Readonly<Record<string, string>>;
+  /** The hooks document each root was allowed with, so a change can be shown as a diff. */
+  readonly reviewed: Readonly<Record<string, unknown>>;
 }
 
 export const CONSENT_QUESTION = "Run this project's hooks?";
 
-const trustSchema = z.looseObject({ hooks: z.record(z.string(), z.string()).default({}) });
+const trustSchema = z.looseObject({
+  hooks: z.record(z.string(), z.string()).default({}),
+  reviewed: z.record(z.string(), z.unknown()).default({}),
+});
+const EMPTY_STORE: TrustStore = { hooks: {}, reviewed: {} };
 
 /** sha256 of the canonical JSON of a project's hooks document: formatting and key order do not count. */
 export function hooksHash(document: unknown): string {
@@ -51,13 +57,13 @@ export async function readTrustStore(home: string): Promise<{ store: TrustStore;
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { store: { hooks: {} } };
-    return { store: { hooks: {} }, problem: `${file}: cannot be read: ${(error as Error).message}` };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { store: EMPTY_STORE };
+    return { store: EMPTY_STORE, problem: `${file}: cannot be read: ${(error as Error).message}` };
   }
   try {
     return { store: trustSchema.parse(JSON.parse(text)) };
   } catch {
-    return { store: { hooks: {} }, problem: `${file}: not a valid consent store; every project asks again` };
+    return { store: EMPTY_STORE, problem: `${file}: not a valid consent store; every project asks again` };
   }
 }
 
@@ -67,22 +73,28 @@ export function consentStateOf(store: TrustStore, root: string, hash: string): C
   return stored === hash ? 'allowed' : 'changed';
 }
 
-export async function rememberConsent(home: string, root: string, hash: string): Promise<void> {
-  await updateTrustStore(home, (hooks) => ({ ...hooks, [root]: hash }));
+/** Stores the hash of the allowed hooks and, when given, the hooks document itself for later diffs. */
+export async function rememberConsent(home: string, root: string, hash: string, document?: unknown): Promise<void> {
+  await updateTrustStore(home, (store) => ({
+    ...store,
+    hooks: { ...store.hooks, [root]: hash },
+    reviewed: document === undefined ? store.reviewed : { ...store.reviewed, [root]: document },
+  }));
 }
 
 /** Returns whether consent had been stored. */
 export async function revokeConsent(home: string, root: string): Promise<boolean> {
   let had = false;
-  await updateTrustStore(home, (hooks) => {
-    had = root in hooks;
-    const { [root]: _removed, ...rest } = hooks;
-    return rest;
+  await updateTrustStore(home, (store) => {
+    had = root in store.hooks;
+    const { [root]: _hash, ...hooks } = store.hooks;
+    const { [root]: _document, ...reviewed } = store.reviewed;
+    return { ...store, hooks, reviewed };
   });
   return had;
 }
 
-async function updateTrustStore(home: string, change: (hooks: Record<string, string>) => Record<string, string>): Promise<void> {
+async function updateTrustStore(home: string, change: (store: z.infer<typeof trustSchema>) => z.infer<typeof trustSchema>): Promise<void> {
   const file = trustFile(home);
   await withFileLock(file, async () => {
     const text = await fs.readFile(file, 'utf8').catch(() => '{}');
@@ -90,9 +102,9 @@ async function updateTrustStore(home: string, change: (hooks: Record<string, str
     try {
       current = trustSchema.parse(JSON.parse(text));
     } catch {
-      current = { hooks: {} };
+      current = { hooks: {}, reviewed: {} };
     }
-    await writeFileAtomic(file, JSON.stringify({ ...current, hooks: change({ ...current.hooks }) }, null, 2) + '\n');
+    await writeFileAtomic(file, JSON.stringify(change(current), null, 2) + '\n');
   });
 }
 

@@ -1,6 +1,8 @@
 import { cleanLine } from './clean';
-import { canonicalJson, describeHook } from './consent';
+import { canonicalJson, consentDetail, describeHook, type ConsentState } from './consent';
 import { parseHooksFile, type HookDefinition, type HooksFile } from './hookConfig';
+import type { TeamPolicy } from './policy';
+import type { SandboxInfo } from './sandbox';
 
 export interface HookChange {
   readonly kind: 'added' | 'removed' | 'changed';
@@ -55,4 +57,10 @@ export function changesSinceReview(reviewed: unknown, project: HooksFile): strin
   if (reviewed === undefined) return undefined;
   const before = parseHooksFile(JSON.stringify(reviewed), project.file, 'project').hooks;
   return describeChanges(diffHooks(before, project.hooks));
+}
+
+/** The consent text with, for hooks that changed since they were allowed, what changed. */
+export function consentDetailWithChanges(project: HooksFile, state: ConsentState, sandbox: SandboxInfo, policy: TeamPolicy, reviewed: unknown): string {
+  const changes = state === 'changed' ? changesSinceReview(reviewed, project) : undefined;
+  return [consentDetail(project, state, sandbox, policy), ...(changes ? ['', 'What changed:', changes] : [])].join('\n');
 }

@@ -1,5 +1,5 @@
 import { canonicalRoot, consentStateOf, hooksHash, readTrustStore, type ConsentState } from './consent';
-import { formatProblem, loadHooksFile, type ConfigProblem, type Hook, type HooksFile } from './hookConfig';
+import { emptyFile, formatProblem, loadHooksFile, type ConfigProblem, type Hook, type HooksFile } from './hookConfig';
 import { displayPath, projectHooksFile, userHooksFile } from './paths';
 import { describePolicy, loadTeamPolicy, policyLocation, type PolicyLocation, type TeamPolicy } from './policy';
 
@@ -37,9 +37,12 @@ export interface LoadHookSetOptions {
 
 export async function loadHookSet(options: LoadHookSetOptions): Promise<HookSet> {
   const root = await canonicalRoot(options.root);
+  const userFile = userHooksFile(options.home);
+  // A root whose project file is the user file (the home folder opened as a workspace) has no project hooks.
+  const projectFile = projectHooksFile(root);
   const [user, project, trust, policy] = await Promise.all([
-    loadHooksFile(userHooksFile(options.home), 'user'),
-    loadHooksFile(projectHooksFile(root), 'project'),
+    loadHooksFile(userFile, 'user'),
+    projectFile === userFile ? emptyFile(projectFile, 'project', false) : loadHooksFile(projectFile, 'project'),
     readTrustStore(options.home),
     loadTeamPolicy(options.policy ?? policyLocation()),
   ]);

@@ -35,11 +35,13 @@ interface OutcomeBase {
 }
 export interface PreToolUseOutcome extends OutcomeBase {
   readonly event: 'preToolUse';
+  readonly tool: string;
   readonly decision: 'allow' | 'deny';
   readonly reason?: string;
 }
 export interface PostToolUseOutcome extends OutcomeBase {
   readonly event: 'postToolUse';
+  readonly tool: string;
   readonly decision: 'allow' | 'feedback';
   readonly feedback?: string;
 }
@@ -165,8 +167,8 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
       const reasons = runs.filter((run) => run.decision === 'deny').map((run) => run.reason!);
       const warnings = [...hookSetWarnings(set), ...runWarnings(runs)];
       return finish(set, reasons.length > 0
-        ? { event: 'preToolUse', decision: 'deny', reason: reasons.join('\n\n'), warnings, runs }
-        : { event: 'preToolUse', decision: 'allow', warnings, runs });
+        ? { event: 'preToolUse', tool, decision: 'deny', reason: reasons.join('\n\n'), warnings, runs }
+        : { event: 'preToolUse', tool, decision: 'allow', warnings, runs });
     },
 
     async postToolUse(set, call, result) {
@@ -175,8 +177,8 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
       const feedback = runs.flatMap((run) => (run.feedback ? [run.feedback] : []));
       const warnings = [...hookSetWarnings(set), ...runWarnings(runs)];
       return finish(set, feedback.length > 0
-        ? { event: 'postToolUse', decision: 'feedback', feedback: feedback.join('\n'), warnings, runs }
-        : { event: 'postToolUse', decision: 'allow', warnings, runs });
+        ? { event: 'postToolUse', tool, decision: 'feedback', feedback: feedback.join('\n'), warnings, runs }
+        : { event: 'postToolUse', tool, decision: 'allow', warnings, runs });
     },
 
     async stop(set, request) {

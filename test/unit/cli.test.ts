@@ -81,6 +81,7 @@ describe('cli', () => {
     await writeJson(projectHooks(env.root), { hooks: { preToolUse: [{ command: 'echo changed >&2; exit 2' }] } });
     const changed = await cli('trust', '--root', env.root);
     assert.match(changed.stdout, /changed since you allowed them/);
+    assert.match(changed.stdout, /What changed:\n~ changed: preToolUse · tools: every tool · network: off · on failure: block · timeout: 60 s\n {4}was: echo no >&2; exit 2\n {4}now: echo changed >&2; exit 2\n/);
     const skipped = await checkJson('--event', 'preToolUse', '--tool', 'bash', '--input', '{"command":"ls"}');
     assert.equal(skipped.code, 0);
 

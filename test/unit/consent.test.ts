@@ -47,7 +47,7 @@ describe('consent', () => {
     await rememberConsent(env.home, env.root, hash);
     const file = path.join(env.home, 'trust.json');
     assert.equal((await fs.stat(file)).mode & 0o777, 0o600);
-    assert.deepEqual(JSON.parse(await fs.readFile(file, 'utf8')), { hooks: { [env.root]: hash } });
+    assert.deepEqual(JSON.parse(await fs.readFile(file, 'utf8')), { hooks: { [env.root]: hash }, reviewed: {} });
     const { store } = await readTrustStore(env.home);
     assert.equal(consentStateOf(store, env.root, hash), 'allowed');
     assert.equal(consentStateOf(store, env.root, hooksHash({})), 'changed');
