@@ -3,9 +3,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GarudaHooksApi } from '../../src/api';
-import { canonicalRoot, hooksHash, rememberConsent, revokeConsent } from '../../src/core/consent';
+import { canonicalRoot, hooksHash, rememberConsent } from '../../src/core/consent';
 import { parseHooksFile } from '../../src/core/hookConfig';
-import { activeApi, EXTENSION_ID, eventually, folder, home, projectHooksFile, removeFile, userHooksFile, writeFile } from './helpers';
+import { activeApi, EXTENSION_ID, eventually, folder, home, projectHooksFile, removeAllHooks, removeFile, userHooksFile, writeFile } from './helpers';
 
 const commandsOf = (hooks: readonly { command: string }[]) => hooks.map((h) => h.command);
 
@@ -19,12 +19,7 @@ describe('the extension in a real VS Code', () => {
     api = await activeApi();
   });
   afterEach(async () => {
-    await removeFile(userHooksFile());
-    for (const name of ['alpha', 'beta']) {
-      await removeFile(projectHooksFile(name));
-      await revokeConsent(home(), await canonicalRoot(folder(name).uri.fsPath));
-    }
-    await eventually('no hooks left active', () => api.activeHooks().length === 0);
+    await removeAllHooks(api);
   });
 
   it('activates and exports the typed API', () => {

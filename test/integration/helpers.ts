@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GarudaHooksApi } from '../../src/api';
+import { canonicalRoot, revokeConsent } from '../../src/core/consent';
 
 export const EXTENSION_ID = 'garuda.garuda-hooks';
 
@@ -48,4 +49,14 @@ export async function eventually<T>(what: string, check: () => T | Promise<T>, m
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`Timed out waiting for: ${what} (last value: ${JSON.stringify(last)})`);
+}
+
+/** What each test leaves behind, undone: user and project hooks files and stored consent (suites share one window). */
+export async function removeAllHooks(api: GarudaHooksApi): Promise<void> {
+  await removeFile(userHooksFile());
+  for (const name of ['alpha', 'beta']) {
+    await removeFile(projectHooksFile(name));
+    await revokeConsent(home(), await canonicalRoot(folder(name).uri.fsPath));
+  }
+  await eventually('no hooks left active', () => api.activeHooks().length === 0);
 }
