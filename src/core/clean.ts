@@ -51,9 +51,17 @@ export function cleanLine(text: string, limit = 500): string {
   return `${kept}… (+${total - kept.length} chars)`;
 }
 
+const FEEDBACK_OPEN = '<hook_feedback>\n';
+const FEEDBACK_CLOSE = '\n</hook_feedback>';
+
 /** Wraps hook output for the model; `text` must already have gone through `cleanText`. */
 export function wrapFeedback(text: string): string {
-  return `<hook_feedback>\n${text}\n</hook_feedback>`;
+  return `${FEEDBACK_OPEN}${text}${FEEDBACK_CLOSE}`;
+}
+
+/** The text `wrapFeedback` wrapped, for showing to a person; other text comes back as it is. */
+export function unwrapFeedback(feedback: string): string {
+  return feedback.startsWith(FEEDBACK_OPEN) && feedback.endsWith(FEEDBACK_CLOSE) ? feedback.slice(FEEDBACK_OPEN.length, -FEEDBACK_CLOSE.length) : feedback;
 }
 
 function stripEscapes(text: string): string {

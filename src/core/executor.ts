@@ -15,12 +15,16 @@ export interface ExecRequest {
   readonly killGraceMs?: number;
   /** The program and arguments to run instead of `sh -c command`, e.g. inside a sandbox. */
   readonly argv?: readonly string[];
+  /** Ends the whole process group early, as a timeout does (an editor's cancel button). */
+  readonly signal?: AbortSignal;
 }
 
 export interface ExecResult {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly timedOut: boolean;
+  /** Set when `signal` aborted the command. */
+  readonly cancelled?: boolean;
   readonly stdout: string;
   readonly stderr: string;
   readonly stdoutTruncated: boolean;
@@ -63,12 +67,17 @@ export async function runCommand(request: ExecRequest): Promise<ExecResult> {
 
   let timedOut = false;
   let graceTimer: NodeJS.Timeout | undefined;
-  const timeoutTimer = setTimeout(() => {
-    timedOut = true;
-    if (pid === undefined) return;
+  const terminate = () => {
+    if (pid === undefined || graceTimer !== undefined) return;
     killGroup(pid, 'SIGTERM');
     graceTimer = setTimeout(() => killGroup(pid, 'SIGKILL'), request.killGraceMs ?? KILL_GRACE_MS);
+  };
+  const timeoutTimer = setTimeout(() => {
+    timedOut = true;
+    terminate();
   }, request.timeoutMs);
+  if (request.signal?.aborted) terminate();
+  request.signal?.addEventListener('abort', terminate, { once: true });
 
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
@@ -78,6 +87,7 @@ export async function runCommand(request: ExecRequest): Promise<ExecResult> {
   const durationMs = performance.now() - started;
   clearTimeout(timeoutTimer);
   clearTimeout(graceTimer);
+  request.signal?.removeEventListener('abort', terminate);
 
   // A background child may still hold the pipes open: give the output a moment, then end the group.
   await Promise.race([Promise.all([stdout.done, stderr.done]), delay(DRAIN_MS)]);
@@ -94,6 +104,7 @@ export async function runCommand(request: ExecRequest): Promise<ExecResult> {
     exitCode: code,
     signal,
     timedOut,
+    ...(request.signal?.aborted && !timedOut && { cancelled: true }),
     stdout: stdout.text(),
     stderr: stderr.text(),
     stdoutTruncated: stdout.truncated(),

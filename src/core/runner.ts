@@ -9,7 +9,8 @@ import type { Hook } from './hookConfig';
 import { hookSetWarnings, type HookSet } from './hookSet';
 import { policyRefusal } from './policy';
 import { sandboxedCommand, type SandboxInfo } from './sandbox';
-import { canonicalToolName, toolTarget, type ToolTarget } from './toolNames';
+import { matchingHooks, stopHooks } from './matchingHooks';
+import type { ToolTarget } from './toolNames';
 
 /** A tool call as an agent describes it. */
 export interface ToolCall {
@@ -33,15 +34,18 @@ interface OutcomeBase {
   readonly warnings: readonly string[];
   readonly runs: readonly HookRun[];
 }
-export interface PreToolUseOutcome extends OutcomeBase {
-  readonly event: 'preToolUse';
+interface ToolOutcomeBase extends OutcomeBase {
   readonly tool: string;
+  /** What the call acted on, so feedback can be shown on the file it is about. */
+  readonly target: ToolTarget;
+}
+export interface PreToolUseOutcome extends ToolOutcomeBase {
+  readonly event: 'preToolUse';
   readonly decision: 'allow' | 'deny';
   readonly reason?: string;
 }
-export interface PostToolUseOutcome extends OutcomeBase {
+export interface PostToolUseOutcome extends ToolOutcomeBase {
   readonly event: 'postToolUse';
-  readonly tool: string;
   readonly decision: 'allow' | 'feedback';
   readonly feedback?: string;
 }
@@ -137,9 +141,7 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
   }
 
   function toolEvent(set: HookSet, event: 'preToolUse' | 'postToolUse', call: ToolCall, result?: unknown) {
-    const tool = canonicalToolName(call.tool);
-    const target = toolTarget(tool, call.input, set.root);
-    const hooks = set.active.filter((hook) => hook.event === event && hook.matcher.matches({ tool, target }));
+    const { tool, target, hooks } = matchingHooks(set, event, call);
     const payload = {
       schemaVersion: 1,
       event,
@@ -152,7 +154,7 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
       ...(call.step !== undefined && { step: call.step }),
       ...(call.subagent !== undefined && { subagent: call.subagent }),
     };
-    return { tool, hooks, payload, vars: { GARUDA_HOOK_EVENT: event, GARUDA_TOOL: tool, ...targetVars(target) } };
+    return { tool, target, hooks, payload, vars: { GARUDA_HOOK_EVENT: event, GARUDA_TOOL: tool, ...targetVars(target) } };
   }
 
   function finish<T extends HookOutcome>(set: HookSet, outcome: T): T {
@@ -162,27 +164,27 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
 
   return {
     async preToolUse(set, call) {
-      const { tool, hooks, payload, vars } = toolEvent(set, 'preToolUse', call);
+      const { tool, target, hooks, payload, vars } = toolEvent(set, 'preToolUse', call);
       const runs = await runHooks(set, hooks, payload, vars, tool, call.toolCallId);
       const reasons = runs.filter((run) => run.decision === 'deny').map((run) => run.reason!);
       const warnings = [...hookSetWarnings(set), ...runWarnings(runs)];
       return finish(set, reasons.length > 0
-        ? { event: 'preToolUse', tool, decision: 'deny', reason: reasons.join('\n\n'), warnings, runs }
-        : { event: 'preToolUse', tool, decision: 'allow', warnings, runs });
+        ? { event: 'preToolUse', tool, target, decision: 'deny', reason: reasons.join('\n\n'), warnings, runs }
+        : { event: 'preToolUse', tool, target, decision: 'allow', warnings, runs });
     },
 
     async postToolUse(set, call, result) {
-      const { tool, hooks, payload, vars } = toolEvent(set, 'postToolUse', call, result);
+      const { tool, target, hooks, payload, vars } = toolEvent(set, 'postToolUse', call, result);
       const runs = await runHooks(set, hooks, payload, vars, tool, call.toolCallId);
       const feedback = runs.flatMap((run) => (run.feedback ? [run.feedback] : []));
       const warnings = [...hookSetWarnings(set), ...runWarnings(runs)];
       return finish(set, feedback.length > 0
-        ? { event: 'postToolUse', tool, decision: 'feedback', feedback: feedback.join('\n'), warnings, runs }
-        : { event: 'postToolUse', tool, decision: 'allow', warnings, runs });
+        ? { event: 'postToolUse', tool, target, decision: 'feedback', feedback: feedback.join('\n'), warnings, runs }
+        : { event: 'postToolUse', tool, target, decision: 'allow', warnings, runs });
     },
 
     async stop(set, request) {
-      const hooks = set.active.filter((hook) => hook.event === 'stop');
+      const hooks = stopHooks(set);
       const payload = {
         schemaVersion: 1,
         event: 'stop',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cleanLine, cleanText, wrapFeedback } from '../../src/core/clean';
+import { cleanLine, cleanText, unwrapFeedback, wrapFeedback } from '../../src/core/clean';
 
 type Case = [name: string, input: string, expected: string];
 
@@ -241,3 +241,13 @@ describe('wrapFeedback', () => {
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
+
+describe('unwrapFeedback', () => {
+  it('gives back the text wrapFeedback wrapped', () => {
+    assert.equal(unwrapFeedback(wrapFeedback('a.ts:1:1: error x\nsecond')), 'a.ts:1:1: error x\nsecond');
+  });
+
+  it('leaves text that is not wrapped alone', () => {
+    assert.equal(unwrapFeedback('<hook_feedback>no newline</hook_feedback>'), '<hook_feedback>no newline</hook_feedback>');
+  });
+});

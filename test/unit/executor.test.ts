@@ -58,6 +58,18 @@ describe('executor', () => {
     assert.ok(await waitFor(() => children.every((pid) => !isAlive(pid))), 'a child survived the timeout');
   });
 
+  it('ends the whole process tree when its signal aborts', async () => {
+    const pidFile = path.join(dir, 'pid');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const result = await exec(`sleep 60 & echo $! > ${pidFile}; wait`, { signal: controller.signal });
+    assert.equal(result.cancelled, true);
+    assert.equal(result.timedOut, false);
+    assert.equal(result.signal, 'SIGTERM');
+    const pid = Number(await fs.readFile(pidFile, 'utf8'));
+    assert.ok(await waitFor(() => !isAlive(pid)), 'the background child outlived the cancel');
+  });
+
   it('kills a hook that ignores TERM after the grace period', async () => {
     const result = await exec("trap '' TERM; while :; do sleep 0.05; done", { timeoutMs: 200, killGraceMs: 200 });
     assert.equal(result.timedOut, true);
