@@ -1,5 +1,5 @@
 // Bundles the CLI, the extension and the test suites. `--production` minifies, `--watch` rebuilds,
-// `--tests` also bundles every test file so mocha runs plain JavaScript.
+// `--tests` also bundles every test file so mocha runs plain JavaScript, `--bench` the benchmark.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -7,6 +7,7 @@ const path = require('node:path');
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
+const bench = process.argv.includes('--bench');
 
 /** Reports errors in the `file:line:col: error: …` form VS Code's problem matchers read. */
 const problemMatcher = {
@@ -59,6 +60,9 @@ async function main() {
     const integration = ['test/integration/index.ts', ...listTests('test/integration')];
     builds.push({ ...common, entryPoints: integration, outdir: 'out/test/integration', external: ['vscode', 'mocha'] });
     builds.push({ ...common, entryPoints: listTests('test/e2e'), outdir: 'out/test/e2e', external: ['playwright-core', 'mocha'] });
+  }
+  if (bench) {
+    builds.push({ ...common, entryPoints: ['test/bench/run.ts', 'test/bench/activation.ts'], outdir: 'out/test/bench' });
   }
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
   if (watch) {

@@ -67,9 +67,8 @@ async function check(argv: string[]): Promise<number> {
   const input = parseJsonOption('--input', values.input as string | undefined, {});
   const set = await loadSet(values.root as string | undefined);
   const home = garudaHome();
-  const sandbox = detectSandbox();
   const runner = createHookRunner({
-    sandbox,
+    sandbox: detectSandbox,
     audit: createAuditLog(home),
     onAuditError: (error) => console.error(`garuda-hooks: the audit log could not be written: ${error.message}`),
   });

@@ -25,7 +25,6 @@ export class Ctx implements vscode.Disposable {
   readonly config = new Config();
   readonly home = garudaHome();
   readonly log: vscode.LogOutputChannel;
-  readonly sandbox: SandboxInfo = detectSandbox();
   readonly audit: AuditLog;
   readonly hooks: WorkspaceHooks;
   readonly runner: HookRunner;
@@ -41,7 +40,7 @@ export class Ctx implements vscode.Disposable {
     this.audit = createAuditLog(this.home);
     this.hooks = new WorkspaceHooks(this.home, this.log, (folder, stored, hash) => this.windowConsent.stateFor(folder, stored, hash));
     this.runner = createHookRunner({
-      sandbox: this.sandbox,
+      sandbox: detectSandbox,
       audit: this.audit,
       onDidRun: (outcome, set) => {
         this.logOutcome(outcome);
@@ -51,6 +50,11 @@ export class Ctx implements vscode.Disposable {
     });
     this.subscriptions.push(this.log, this.hooks, this.ran);
     extension.subscriptions.push(this);
+  }
+
+  /** Detected on first use, not during activation: detecting starts a trial sandbox. */
+  get sandbox(): SandboxInfo {
+    return detectSandbox();
   }
 
   /** Every loaded hook set, one per folder (or the user hooks alone when no folder is open). */

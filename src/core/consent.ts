@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { cleanLine } from './clean';
 import { writeFileAtomic, withFileLock } from './fileLock';
 import { formatProblem, isRecord, type HookDefinition, type HooksFile } from './hookConfig';
@@ -21,8 +21,8 @@ export interface TrustStore {
 export const CONSENT_QUESTION = "Run this project's hooks?";
 
 const trustSchema = z.looseObject({
-  hooks: z.record(z.string(), z.string()).default({}),
-  reviewed: z.record(z.string(), z.unknown()).default({}),
+  hooks: z._default(z.record(z.string(), z.string()), {}),
+  reviewed: z._default(z.record(z.string(), z.unknown()), {}),
 });
 const EMPTY_STORE: TrustStore = { hooks: {}, reviewed: {} };
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { hooksFileSchema } from './hookConfig';
 
 /** The JSON schema of hooks.json, generated from the zod schema so the editor and the runner agree. */

@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { cleanLine } from './clean';
 import { describeIssue, describeJsonError, formatProblem, type ConfigProblem, type HookDefinition } from './hookConfig';
 import { displayPath } from './paths';
@@ -38,14 +38,13 @@ export interface TeamPolicy {
 }
 
 const policySchema = z.strictObject({
-  $schema: z.string().optional(),
-  requireSandbox: z.boolean().default(false).describe('Refuse every hook when this machine has no OS sandbox.'),
+  $schema: z.optional(z.string()),
+  requireSandbox: z._default(z.boolean(), false).check(z.describe('Refuse every hook when this machine has no OS sandbox.')),
   disallowedCommands: z
-    .array(z.string())
-    .default([])
-    .describe('Bash rules such as "bash(curl *)": a hook whose own command matches one, in any part, is refused.'),
-  allowProjectHooks: z.boolean().default(true).describe("False: a project's .garuda/hooks.json never runs and never asks."),
-  allowNetwork: z.boolean().default(true).describe('False: hooks with "network": true are refused.'),
+    ._default(z.array(z.string()), [])
+    .check(z.describe('Bash rules such as "bash(curl *)": a hook whose own command matches one, in any part, is refused.')),
+  allowProjectHooks: z._default(z.boolean(), true).check(z.describe("False: a project's .garuda/hooks.json never runs and never asks.")),
+  allowNetwork: z._default(z.boolean(), true).check(z.describe('False: hooks with "network": true are refused.')),
 });
 
 const NO_RESTRICTIONS = { requireSandbox: false, disallowedCommands: [], allowProjectHooks: true, allowNetwork: true } as const;

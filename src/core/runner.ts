@@ -65,8 +65,12 @@ export interface HookRunner {
 }
 
 export interface RunnerDeps {
-  /** Where hooks run (see `detectSandbox`); the set's team policy may require one. */
-  readonly sandbox: SandboxInfo;
+  /**
+   * Where hooks run (see `detectSandbox`); the set's team policy may require one. A function is asked
+   * only when a hook is about to run: detecting starts a trial sandbox, which a call that runs no hook
+   * should not wait for.
+   */
+  readonly sandbox: SandboxInfo | (() => SandboxInfo);
   readonly audit?: AuditLog;
   /** The environment hooks inherit; defaults to this process's. */
   readonly env?: NodeJS.ProcessEnv;
@@ -82,6 +86,7 @@ const AUDIT_OUTPUT_CHARS = 2000;
 export function createHookRunner(deps: RunnerDeps): HookRunner {
   const exec = deps.exec ?? runCommand;
   const env = inheritedEnv(deps.env ?? process.env);
+  const sandbox = (): SandboxInfo => (typeof deps.sandbox === 'function' ? deps.sandbox() : deps.sandbox);
 
   async function runHooks(set: HookSet, hooks: readonly Hook[], payload: Record<string, unknown>, vars: Record<string, string>, tool?: string, toolCallId?: string): Promise<HookRun[]> {
     // Every matching hook runs at once; Promise.all keeps config order for the results.
@@ -92,7 +97,7 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
 
   async function runOne(set: HookSet, hook: Hook, payload: Record<string, unknown>, vars: Record<string, string>): Promise<HookRun> {
     // The team policy first: a refused hook never starts.
-    const refusal = policyRefusal(set.policy, hook, deps.sandbox);
+    const refusal = policyRefusal(set.policy, hook, sandbox());
     if (refusal) return refused(hook, refusal, true);
     const input = JSON.stringify(payload);
     // The real path: sandboxes bind and match real paths (macOS's temp folder is behind a symlink).
@@ -100,7 +105,7 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
     const inputFile = path.join(dir, 'input.json');
     try {
       await fs.writeFile(inputFile, input, { mode: 0o600 });
-      const sandboxed = sandboxedCommand(deps.sandbox, hook.command, { root: set.root, tempDir: dir, network: hook.network });
+      const sandboxed = sandboxedCommand(sandbox(), hook.command, { root: set.root, tempDir: dir, network: hook.network });
       const result = await exec({
         command: hook.command,
         argv: sandboxed.argv,
@@ -132,7 +137,7 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
       timedOut: run.timedOut,
       decision: run.refusedByPolicy ? 'deny_policy' : run.decision,
       risk: hook.network ? 'high' : 'normal',
-      sandbox: deps.sandbox.name,
+      sandbox: sandbox().name,
       ...(run.reason !== undefined && { reason: run.reason }),
       ...(run.stdout && { stdout: cleanText(run.stdout, AUDIT_OUTPUT_CHARS) }),
       ...(run.stderr && { stderr: cleanText(run.stderr, AUDIT_OUTPUT_CHARS) }),
