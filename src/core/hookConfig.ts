@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as z from 'zod/mini';
 import { displayPath } from './paths';
-import { compileRules, parseRule, type CallMatcher } from './rules';
+import { parseRule } from './rules';
 
 export const HOOK_EVENTS = ['preToolUse', 'postToolUse', 'stop'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -21,11 +21,10 @@ export interface HookDefinition {
   readonly onFailure: FailureMode;
 }
 
-/** A valid hook, ready to match calls. */
+/** A valid hook; its set matches calls against the rules of all its hooks at once (see matchingHooks). */
 export interface Hook extends HookDefinition {
   readonly source: HookSource;
   readonly file: string;
-  readonly matcher: CallMatcher;
 }
 
 /** A problem at a JSON path of a hooks file; `path` lets the editor put it on the right key. */
@@ -151,8 +150,6 @@ function parseHook(entry: unknown, event: HookEvent, index: number, file: string
     return result.ok ? [] : [{ file, path: [...base, 'tools', i], message: `${result.error}; this hook is skipped` }];
   });
   if (ruleProblems.length > 0) return { problems: ruleProblems };
-  const compiled = compileRules(rules);
-  if (!compiled.ok) return { problems: compiled.errors.map((message) => ({ file, path: [...base, 'tools'], message })) };
   return {
     event,
     index,
@@ -163,7 +160,6 @@ function parseHook(entry: unknown, event: HookEvent, index: number, file: string
     onFailure: data.onFailure ?? 'block',
     source,
     file,
-    matcher: compiled.matcher,
   };
 }
 

@@ -65,9 +65,17 @@ export async function loadHookSet(options: LoadHookSetOptions): Promise<HookSet>
   return { root, user, project, projectHash, projectConsent, active, problems: [...user.problems, ...project.problems], notices, maxStopContinuations, policy };
 }
 
+/** Formatted once per set: every call of the set reports them. */
+const warningsOf = new WeakMap<HookSet, readonly string[]>();
+
 /** Everything wrong or skipped in a set, one line each, for warnings and `list`. */
-export function hookSetWarnings(set: HookSet): string[] {
-  return [...set.problems.map(formatProblem), ...set.notices];
+export function hookSetWarnings(set: HookSet): readonly string[] {
+  let warnings = warningsOf.get(set);
+  if (!warnings) {
+    warnings = Object.freeze([...set.problems.map(formatProblem), ...set.notices]);
+    warningsOf.set(set, warnings);
+  }
+  return warnings;
 }
 
 function skippedBecause(consent: ProjectConsent, root: string, policy: TeamPolicy): string | undefined {

@@ -2,6 +2,7 @@
 // sees `git push` inside `cd d && git push`, `$(git push)`, `sudo git push` or `bash -c 'git push'`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { goString, isNode, nodesOf, nodeType, parseShell, walk, type GoNode } from './shellAst';
 
 export type SplitResult = { ok: true; commands: string[] } | { ok: false; error: string };
 
@@ -26,20 +27,9 @@ export function splitCommand(source: string): SplitResult {
   return result;
 }
 
-/** The few members of mvdan-sh's (GopherJS) API this module reads. */
-interface Offset { Offset(): number }
-interface ShellNode { Pos(): Offset; End(): Offset }
-interface WordNode extends ShellNode { Parts: ShellNode[]; Lit(): string }
-interface LitNode extends ShellNode { Value: string }
-interface SglQuotedNode extends ShellNode { Value: string; Dollar: boolean }
-interface DblQuotedNode extends ShellNode { Parts: ShellNode[] }
-interface CallExprNode extends ShellNode { Assigns: ShellNode[]; Args: WordNode[] }
-interface AssignNode extends ShellNode { Naked: boolean; Name: LitNode | null; Value: WordNode | null }
-interface DeclClauseNode extends ShellNode { Variant: LitNode; Args: AssignNode[] }
+/** mvdan-sh's entry point: the parser; its trees are read through shellAst. */
 interface ShellSyntax {
-  NewParser(): { Parse(source: string, name: string): ShellNode };
-  Walk(node: ShellNode, visit: (node: ShellNode | null) => boolean): void;
-  NodeType(node: ShellNode): string;
+  NewParser(): { Parse(source: string, name: string): unknown };
 }
 
 /** A word as the command will see it; `literal` when no expansion can change it at run time. */
@@ -70,46 +60,46 @@ const ANSI_C_NAMED: Record<string, string> = {
 const RECENT_RESULTS_LIMIT = 256;
 
 const recentResults = new Map<string, SplitResult>();
-let shell: { syntax: ShellSyntax; parser: ReturnType<ShellSyntax['NewParser']> } | undefined;
+let parser: ReturnType<ShellSyntax['NewParser']> | undefined;
 
 /** Loads the 1.5 MB parser on first use; the bundler ships it beside the bundle as shell-parser.js. */
-function loadShell(): NonNullable<typeof shell> {
-  if (!shell) {
+function loadParser(): NonNullable<typeof parser> {
+  if (!parser) {
     const bundled = path.join(__dirname, 'shell-parser.js');
     const { syntax } = (fs.existsSync(bundled) ? require(bundled) : require('mvdan-sh')) as { syntax: ShellSyntax };
-    shell = { syntax, parser: syntax.NewParser() };
+    parser = syntax.NewParser();
   }
-  return shell;
+  return parser;
 }
 
 function splitUncached(source: string): SplitResult {
-  const { syntax, parser } = loadShell();
-  let file: ShellNode;
+  const shellParser = loadParser();
+  let file: GoNode;
   try {
-    file = parser.Parse(source, '');
+    file = parseShell(shellParser, source);
   } catch (e) {
     const error = e as { Error?: () => string };
     return { ok: false, error: error.Error ? error.Error() : String(e) };
   }
   // Offsets are in bytes of the UTF-8 source.
   const bytes = Buffer.from(source, 'utf8');
-  const sourceOf = (node: ShellNode) => bytes.toString('utf8', node.Pos().Offset(), node.End().Offset());
+  const sourceOf = (node: GoNode) => bytes.toString('utf8', node.Pos().Offset(), node.End().Offset());
   /** Renders word parts; parts that may hold commands (`$(…)`, `${…}`) go to `nested`. */
-  const renderParts = (parts: ShellNode[], quoted: boolean, nested: ShellNode[]): ShellWord => {
+  const renderParts = (parts: GoNode[], quoted: boolean, nested: GoNode[]): ShellWord => {
     let text = '';
     let literal = true;
     for (const part of parts) {
-      switch (syntax.NodeType(part)) {
+      switch (nodeType(part)) {
         case 'Lit':
-          text += (part as LitNode).Value.replace(quoted ? DOUBLE_QUOTED_ESCAPE : UNQUOTED_ESCAPE, '$1');
+          text += goString(part.Value).replace(quoted ? DOUBLE_QUOTED_ESCAPE : UNQUOTED_ESCAPE, '$1');
           break;
         case 'SglQuoted': {
-          const { Value, Dollar } = part as SglQuotedNode;
-          text += Dollar ? decodeAnsiC(Value) : Value;
+          const value = goString(part.Value);
+          text += part.Dollar ? decodeAnsiC(value) : value;
           break;
         }
         case 'DblQuoted': {
-          const inner = renderParts((part as DblQuotedNode).Parts, true, nested);
+          const inner = renderParts(nodesOf(part.Parts), true, nested);
           text += inner.text;
           literal &&= inner.literal;
           break;
@@ -122,36 +112,36 @@ function splitUncached(source: string): SplitResult {
     }
     return { text, literal };
   };
-  const renderWord = (word: WordNode, nested: ShellNode[]): ShellWord => {
-    const plain = word.Lit();
-    return plain !== '' ? { text: plain.replace(UNQUOTED_ESCAPE, '$1'), literal: true } : renderParts(word.Parts, false, nested);
+  const renderWord = (word: GoNode, nested: GoNode[]): ShellWord => {
+    const parts = nodesOf(word.Parts);
+    // A word of plain text only, like mvdan/sh's Word.Lit().
+    return parts.length > 0 && parts.every((part) => nodeType(part) === 'Lit')
+      ? { text: parts.map((part) => goString(part.Value)).join('').replace(UNQUOTED_ESCAPE, '$1'), literal: true }
+      : renderParts(parts, false, nested);
   };
 
-  // Every AST field read builds a JS wrapper and costs microseconds, so a command's words are read
-  // once and the walk only goes on into what may hold more commands. Commands are collected first
-  // and expanded after, since expanding parses again, which must not happen mid-walk.
+  // A command's words are read once and the walk only goes on into what may hold more commands.
+  // Commands are collected first and expanded after, since expanding parses again.
   const found: ShellWord[][] = [];
-  const visit = (node: ShellNode | null): boolean => {
-    if (!node) return true;
-    const type = syntax.NodeType(node);
-    const nested: ShellNode[] = [];
+  const visit = (node: GoNode): boolean => {
+    const type = nodeType(node);
+    const nested: GoNode[] = [];
     if (type === 'CallExpr') {
-      const { Assigns, Args } = node as CallExprNode;
-      found.push(Args.map((word) => renderWord(word, nested)));
-      nested.push(...Assigns);
+      found.push(nodesOf(node.Args).map((word) => renderWord(word, nested)));
+      nested.push(...nodesOf(node.Assigns));
     } else if (type === 'DeclClause') {
-      const { Variant, Args } = node as DeclClauseNode;
-      const args = Args.map((arg): ShellWord =>
-        arg.Naked && arg.Value ? renderWord(arg.Value, []) : { text: sourceOf(arg), literal: false });
-      found.push([{ text: Variant.Value, literal: true }, ...args]);
-      nested.push(...Args);
+      const args = nodesOf(node.Args);
+      const words = args.map((arg): ShellWord =>
+        arg.Naked && isNode(arg.Value) ? renderWord(arg.Value, []) : { text: sourceOf(arg), literal: false });
+      found.push([{ text: goString((node.Variant as GoNode).Value), literal: true }, ...words]);
+      nested.push(...args);
     } else {
       return true;
     }
-    for (const part of nested) syntax.Walk(part, visit);
+    for (const part of nested) walk(part, visit);
     return false;
   };
-  syntax.Walk(file, visit);
+  walk(file, visit);
 
   const commands = new Set<string>();
   for (const words of found) {

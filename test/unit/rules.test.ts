@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { compileRules, parseRule, type CallMatcher } from '../../src/core/rules';
+import type { RuleIndex } from '../../src/core/ruleIndex';
+import { compileRules, indexRules, parseRule, type CallMatcher } from '../../src/core/rules';
 import type { ToolTarget } from '../../src/core/toolNames';
 
 function matcher(...rules: string[]): CallMatcher {
@@ -97,6 +98,40 @@ describe('compileRules', () => {
     assert.equal(rules.matches({ tool: 'edit_file', target: file('src/a.ts') }), true);
     assert.equal(rules.matches({ tool: 'bash', target: command('git push') }), true);
     assert.equal(rules.matches({ tool: 'bash', target: command('git pull') }), false);
+  });
+});
+
+describe('indexRules', () => {
+  const valuesFound = (index: RuleIndex<string>, tool: string, target: ToolTarget) => {
+    const found = new Set<string>();
+    index.find({ tool, target }, (value) => {
+      found.add(value);
+      return false;
+    });
+    return [...found].sort();
+  };
+
+  it('finds the value of every rule a call matches', () => {
+    const { index, errors } = indexRules([
+      ['bash(git push*)', 'push'], ['bash(*--force*)', 'force'], ['Bash', 'any bash'], ['bash(npm *)', 'npm'],
+      ['mcp__*', 'mcp'], ['*(src/**)', 'src anywhere'], ['fetch(domain:example.com)', 'example'],
+    ]);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(valuesFound(index, 'bash', command('ls && git push --force')), ['any bash', 'force', 'push']);
+    assert.deepEqual(valuesFound(index, 'mcp__x__y', NONE), ['mcp']);
+    assert.deepEqual(valuesFound(index, 'edit_file', file('src/a.ts')), ['src anywhere']);
+    assert.deepEqual(valuesFound(index, 'fetch', url('https://api.example.com/x', 'api.example.com')), ['example']);
+  });
+
+  it('finds every command rule when the command cannot be read', () => {
+    const { index } = indexRules([['bash(git push*)', 'push'], ['bash(npm *)', 'npm'], ['edit_file(*.ts)', 'ts']]);
+    assert.deepEqual(valuesFound(index, 'bash', command('echo "unclosed')), ['npm', 'push']);
+  });
+
+  it('leaves out and reports an invalid rule', () => {
+    const { index, errors } = indexRules([['bash(', 'broken'], ['bash(ls*)', 'ls']]);
+    assert.deepEqual(errors, ['rule "bash(": missing ")"']);
+    assert.deepEqual(valuesFound(index, 'bash', command('ls -la')), ['ls']);
   });
 });
 
@@ -281,7 +316,8 @@ describe('tool globs', () => {
   });
 });
 
-describe('matching speed', () => {
+describe('many rules', () => {
+  // How fast this is: `npm run bench`. A test never fails on an absolute time.
   const compound = Array.from({ length: 20 }, (_, i) => `git commit -m "message number ${i}" --author someone`).join(' && ');
   const families: [name: string, rule: (i: number) => string][] = [
     ['prefix rules', (i) => `bash(tool${i} sub*)`],
@@ -291,14 +327,9 @@ describe('matching speed', () => {
     ['path rules and command rules', (i) => (i % 2 ? `edit_file(src/${i}/**)` : `bash(cmd${i} *)`)],
   ];
   for (const [name, rule] of families) {
-    it(`matches 10,000 ${name} against a 20-part command in well under 2 ms`, () => {
+    it(`finds none of 10,000 ${name} in a 20-part command that none names`, () => {
       const rules = matcher(...Array.from({ length: 10_000 }, (_, i) => rule(i)));
-      rules.matches({ tool: 'bash', target: command(compound) });
-      const calls = 50;
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < calls; i++) assert.equal(rules.matches({ tool: 'bash', target: command(compound) }), false);
-      const millisecondsPerCall = Number(process.hrtime.bigint() - start) / 1e6 / calls;
-      assert.ok(millisecondsPerCall < 1, `${millisecondsPerCall.toFixed(3)} ms per call`);
+      assert.equal(rules.matches({ tool: 'bash', target: command(compound) }), false);
     });
   }
 });
