@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerAgentCommands } from './agentCommands';
 import type { ActiveHook, GarudaHooksApi, HooksRunEvent, PostToolUseResult, PreToolUseResult, StopRequest, StopResult, ToolCallRequest } from './api';
 import type { HookSet } from './core/hookSet';
 import { SYSTEM_PROMPT_NOTE } from './core/modelText';
@@ -12,10 +13,6 @@ export function createAgentApi(ctx: Ctx, ready: Promise<void>): Omit<GarudaHooks
   ctx.subscriptions.push(runEvents);
   ctx.onDidRunHooks(({ outcome, set }) => runEvents.fire(toRunEvent(outcome, set)), null, ctx.subscriptions);
 
-  const setFor = async (folder: vscode.Uri | undefined): Promise<HookSet | undefined> => {
-    await ctx.hooks.ready;
-    return ctx.config.enabled ? ctx.hooks.setFor(folder) : undefined;
-  };
   const coreCall = (call: ToolCallRequest) => ({
     tool: call.tool,
     input: call.input,
@@ -28,13 +25,13 @@ export function createAgentApi(ctx: Ctx, ready: Promise<void>): Omit<GarudaHooks
     version: 1,
     ready,
     async preToolUse(call): Promise<PreToolUseResult> {
-      const set = await setFor(call.folder);
+      const set = await ctx.hookSetFor(call.folder);
       if (!set) return { decision: 'allow', warnings: [] };
       const outcome = await ctx.runner.preToolUse(set, coreCall(call));
       return { decision: outcome.decision, ...(outcome.reason !== undefined && { reason: outcome.reason }), warnings: outcome.warnings };
     },
     async postToolUse(call, result): Promise<PostToolUseResult> {
-      const set = await setFor(call.folder);
+      const set = await ctx.hookSetFor(call.folder);
       if (!set) return { warnings: [] };
       const outcome = await ctx.runner.postToolUse(set, coreCall(call), result);
       return { ...(outcome.feedback !== undefined && { feedback: outcome.feedback }), warnings: outcome.warnings };
@@ -42,7 +39,7 @@ export function createAgentApi(ctx: Ctx, ready: Promise<void>): Omit<GarudaHooks
     async stop(run: StopRequest): Promise<StopResult> {
       const key = run.runId ?? run.agent ?? 'default';
       const before = continuations.get(key) ?? 0;
-      const set = await setFor(run.folder);
+      const set = await ctx.hookSetFor(run.folder);
       if (!set) return { decision: 'allow', continuations: before, warnings: [] };
       const outcome = await ctx.runner.stop(set, {
         continuations: before,
@@ -64,11 +61,7 @@ export function createAgentApi(ctx: Ctx, ready: Promise<void>): Omit<GarudaHooks
     systemPromptNote: () => (ctx.config.enabled && activeHooks(ctx).length > 0 ? SYSTEM_PROMPT_NOTE : undefined),
   };
 
-  ctx.subscriptions.push(
-    vscode.commands.registerCommand('garudaHooks.preToolUse', (call: ToolCallRequest) => api.preToolUse(call)),
-    vscode.commands.registerCommand('garudaHooks.postToolUse', (call: ToolCallRequest, result: unknown) => api.postToolUse(call, result)),
-    vscode.commands.registerCommand('garudaHooks.stop', (run: StopRequest) => api.stop(run ?? {})),
-  );
+  registerAgentCommands(ctx, api);
   return api;
 }
 

@@ -57,6 +57,12 @@ export class Ctx implements vscode.Disposable {
     return detectSandbox();
   }
 
+  /** The hooks for a call in `folder` (a folder or a file in it), once loaded; undefined when turned off. */
+  async hookSetFor(folder: vscode.Uri | undefined): Promise<HookSet | undefined> {
+    await this.hooks.ready;
+    return this.config.enabled ? this.hooks.setFor(folder) : undefined;
+  }
+
   /** Every loaded hook set, one per folder (or the user hooks alone when no folder is open). */
   sets(): HookSet[] {
     const folders = this.hooks.all.map((f) => f.set);

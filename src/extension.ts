@@ -6,6 +6,8 @@ import { COMMANDS, registerCommands } from './commands';
 import { registerConfigDiagnostics } from './configDiagnostics';
 import { registerConsent, type ConsentController } from './consent';
 import { Ctx } from './ctx';
+import { registerFeedbackDiagnostics } from './feedbackDiagnostics';
+import { registerLanguageModelTools } from './lmTools';
 import { registerHooksTree, type HooksTree } from './hooksTree';
 import { registerStatusBar } from './statusBar';
 import { registerTestToolCall } from './testToolCall';
@@ -28,10 +30,12 @@ export function activate(context: vscode.ExtensionContext): GarudaHooksApi & { t
     const hooksTree = registerHooksTree(ctx, registerTestToolCall(ctx));
     const auditTree = registerAuditTree(ctx);
     registerConfigDiagnostics(ctx);
+    registerFeedbackDiagnostics(ctx);
     vscode.workspace.onDidChangeConfiguration((event) => ctx.config.affects(event) && ctx.log.info(`garudaHooks.enabled: ${ctx.config.enabled}`), null, ctx.subscriptions);
     // Loading reads files only; it runs in the background so activation never waits on the disk.
     const ready = ctx.hooks.reload('activation');
     const api = createAgentApi(ctx, ready);
+    registerLanguageModelTools(ctx, api);
     const activationMs = performance.now() - started;
     ctx.log.info(`Activated in ${activationMs.toFixed(1)} ms`);
     const testing = context.extensionMode === vscode.ExtensionMode.Test ? { testing: { consent, hooksTree, auditTree } } : {};

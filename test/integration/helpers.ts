@@ -60,3 +60,16 @@ export async function removeAllHooks(api: GarudaHooksApi): Promise<void> {
   }
   await eventually('no hooks left active', () => api.activeHooks().length === 0);
 }
+
+/** Writes the user hooks and waits until the extension runs exactly these. */
+export async function setUserHooks(api: GarudaHooksApi, document: { hooks: Record<string, { command: string; tools?: string[] }[]>; maxStopContinuations?: number }): Promise<void> {
+  await writeFile(userHooksFile(), document);
+  const commands = Object.values(document.hooks).flat().map((hook) => hook.command).join('\n');
+  await eventually(`the user hooks ${commands}`, () => api.activeHooks().map((hook) => hook.command).join('\n') === commands);
+}
+
+/** A language-model tool call as an agent outside a chat makes it (no invocation token); its text answer. */
+export async function invokeTool(name: string, input: unknown, token?: vscode.CancellationToken): Promise<string> {
+  const result = await vscode.lm.invokeTool(name, { input: input as object, toolInvocationToken: undefined }, token);
+  return result.content.map((part) => (part as { value?: unknown }).value).join('');
+}
