@@ -29,7 +29,9 @@ export class WindowConsent {
   stateFor(folder: vscode.WorkspaceFolder, stored: ConsentState, hash: string): ProjectConsent {
     if (!vscode.workspace.isTrusted) return 'restricted';
     const answer = this.answers.get(folder.uri.toString());
-    return answer?.hash === hash ? answer.state : stored;
+    if (answer?.hash === hash) return answer.state;
+    // Allowed once in this window, then edited: the same question as for remembered hooks that changed.
+    return answer?.state === 'allowed_once' && stored === 'unreviewed' ? 'changed' : stored;
   }
 
   answerFor(folder: vscode.WorkspaceFolder): WindowAnswer | undefined {
@@ -64,6 +66,8 @@ export class ConsentController {
   /** One modal at a time, for every folder whose hooks wait for an answer. */
   private askPending(): void {
     for (const { folder, set } of this.ctx.hooks.all) {
+      // A deleted hooks file ends this window's answer: hooks created later are a new question.
+      if (set.projectConsent === 'none') this.ctx.windowConsent.record(folder, undefined);
       if (set.projectConsent !== 'unreviewed' && set.projectConsent !== 'changed') continue;
       const key = `${folder.uri.toString()}#${set.projectHash}`;
       if (this.asking.has(key)) continue;
@@ -144,11 +148,15 @@ export class ConsentController {
   }
 }
 
+/** The commands take a folder's Uri, or a project row of the Hooks view (which carries its folder). */
+type FolderArgument = vscode.Uri | { readonly folder?: vscode.Uri } | undefined;
+const folderOf = (target: FolderArgument) => (target instanceof vscode.Uri ? target : target?.folder);
+
 export function registerConsent(ctx: Ctx): ConsentController {
   const controller = new ConsentController(ctx);
   ctx.subscriptions.push(
-    vscode.commands.registerCommand('garudaHooks.reviewProjectHooks', (uri?: vscode.Uri) => controller.review(uri)),
-    vscode.commands.registerCommand('garudaHooks.revokeProjectHooksConsent', (uri?: vscode.Uri) => controller.revoke(uri)),
+    vscode.commands.registerCommand('garudaHooks.reviewProjectHooks', (target?: FolderArgument) => controller.review(folderOf(target))),
+    vscode.commands.registerCommand('garudaHooks.revokeProjectHooksConsent', (target?: FolderArgument) => controller.revoke(folderOf(target))),
   );
   return controller;
 }

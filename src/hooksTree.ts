@@ -19,6 +19,8 @@ export class HooksNode extends vscode.TreeItem {
   open?: () => Thenable<unknown>;
   /** "Test Hook": a valid hook and the folder it belongs to (none: the user's hooks, any folder). */
   test?: { readonly hook: Hook; readonly folder?: vscode.Uri };
+  /** A project row's folder, for "Review Project Hooks" and "Revoke Project Hooks Consent". */
+  folder?: vscode.Uri;
 }
 
 /** The Hooks view: User, then each workspace folder, then event, then one row per hook or invalid entry. */
@@ -115,6 +117,7 @@ function projectNode({ folder, set }: FolderHooks): HooksNode {
     contextValue: `root.project.${set.projectConsent}`,
     children: fileChildren(folder.uri.toString(), set.project, { runs: PROJECT_RUNS.has(set.projectConsent), folder: folder.uri, why: consent.words }),
     open: () => vscode.commands.executeCommand('garudaHooks.openProjectHooksFile', folder.uri),
+    folder: folder.uri,
   });
 }
 

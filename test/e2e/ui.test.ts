@@ -62,11 +62,16 @@ async function answerModal(page: Page, button: string, shot: string): Promise<{ 
   return { message, detail };
 }
 
-/** The rows of the Hooks view, as text. */
-async function hooksTreeText(page: Page): Promise<string> {
+/** The rows of the Hooks view as text, once they match `expected` (the tree redraws after each reload). */
+async function hooksTreeText(page: Page, expected: RegExp): Promise<string> {
   const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Hooks/i }) });
   await view.locator('.monaco-list-row').first().waitFor({ timeout: 20_000 });
-  return (await view.locator('.monaco-list-rows').innerText()).replace(/\s+/g, ' ');
+  let text = '';
+  for (const end = Date.now() + 20_000; Date.now() < end; await page.waitForTimeout(100)) {
+    text = (await view.locator('.monaco-list-rows').innerText()).replace(/\s+/g, ' ');
+    if (expected.test(text)) break;
+  }
+  return text;
 }
 
 async function showGarudaView(page: Page): Promise<void> {
@@ -104,7 +109,7 @@ describe('the consent modal and the tree, in code-server, as a user', function (
   it('shows the project hooks active in the tree after Allow once', async () => {
     await showGarudaView(session.page);
     await expandAll(session.page);
-    const text = await hooksTreeText(session.page);
+    const text = await hooksTreeText(session.page, /allowed once/i);
     assert.match(text, /allowed once/i);
     assert.match(text, /Pushes need a review/);
     await session.page.screenshot({ path: path.join(shots, 'tree-allowed-once.png') });
@@ -123,7 +128,7 @@ describe('the consent modal and the tree, in code-server, as a user', function (
 
   it('shows the project hooks denied in the tree after Deny', async () => {
     await expandAll(session.page);
-    const text = await hooksTreeText(session.page);
+    const text = await hooksTreeText(session.page, /denied/i);
     assert.match(text, /denied/i);
     await session.page.screenshot({ path: path.join(shots, 'tree-denied.png') });
   });

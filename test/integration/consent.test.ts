@@ -3,9 +3,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GarudaHooksApi } from '../../src/api';
-import { canonicalRoot, hooksHash, readTrustStore, rememberConsent, revokeConsent } from '../../src/core/consent';
+import { canonicalRoot, hooksHash, readTrustStore, rememberConsent } from '../../src/core/consent';
 import type { ConsentAnswer, ConsentController } from '../../src/consent';
-import { eventually, EXTENSION_ID, folder, home, projectHooksFile, removeFile, writeFile } from './helpers';
+import { eventually, EXTENSION_ID, folder, home, projectHooksFile, removeAllHooks, writeFile } from './helpers';
 
 /** Answers the modal the test host refuses to show, and records what it was asked. */
 class ScriptedPrompt {
@@ -21,6 +21,11 @@ class ScriptedPrompt {
     await eventually('the consent question', () => this.pending.length > 0);
     this.pending.shift()!(answer);
     return this.asked.at(-1)!;
+  }
+
+  /** Closes every open question, so a failed test cannot leave the next one waiting behind it. */
+  dismissAll(): void {
+    this.pending.splice(0).forEach((resolve) => resolve(undefined));
   }
 }
 
@@ -48,12 +53,9 @@ describe('project hook consent', () => {
     controller.prompt = scripted.prompt;
   });
   afterEach(async () => {
+    scripted.dismissAll();
     controller.prompt = original;
-    for (const name of ['alpha', 'beta']) {
-      await removeFile(projectHooksFile(name));
-      await revokeConsent(home(), await rootOf(name));
-    }
-    await eventually('no hooks left active', () => api.activeHooks().length === 0);
+    await removeAllHooks(api);
   });
 
   it('asks before any project hook runs, and Allow once runs them in this window only', async () => {
@@ -75,7 +77,7 @@ describe('project hook consent', () => {
     await eventually('the question', () => scripted.asked.length === 1);
     const outcome = await api.preToolUse(bash('alpha'));
     assert.equal(outcome.decision, 'allow');
-    assert.match(outcome.warnings.join('\n'), /are not run: you have not allowed them yet/);
+    assert.match(outcome.warnings.join('\n'), /are not run: you have not allowed them yet;/);
     await scripted.answer('Deny');
   });
 
@@ -138,6 +140,19 @@ describe('project hook consent', () => {
     await scripted.answer('Deny');
     await reviewed;
     assert.equal(api.activeHooks().length, 0);
+  });
+
+  it('reviews and revokes from a project row of the Hooks view', async () => {
+    await writeFile(projectHooksFile('beta'), guard(next('row')));
+    await scripted.answer('Always allow');
+    await eventually('beta running', () => api.activeHooks().length === 1);
+    const row = { folder: folder('beta').uri };
+    await vscode.commands.executeCommand('garudaHooks.revokeProjectHooksConsent', row);
+    assert.equal(api.activeHooks().length, 0);
+    const reviewed = vscode.commands.executeCommand('garudaHooks.reviewProjectHooks', row);
+    await scripted.answer('Allow once');
+    await reviewed;
+    assert.equal(api.activeHooks().length, 1);
   });
 
   it('keeps a different answer for each folder', async () => {

@@ -58,6 +58,8 @@ export async function removeAllHooks(api: GarudaHooksApi): Promise<void> {
     await removeFile(projectHooksFile(name));
     await revokeConsent(home(), await canonicalRoot(folder(name).uri.fsPath));
   }
+  // A reload that sees no files ends this window's consent answers too, so tests start afresh.
+  await vscode.commands.executeCommand('garudaHooks.reloadHooks');
   await eventually('no hooks left active', () => api.activeHooks().length === 0);
 }
 

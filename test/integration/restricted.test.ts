@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { GarudaHooksApi } from '../../src/api';
 import type { ConsentController } from '../../src/consent';
+import type { TestingHooks } from '../../src/extension';
 import { activeApi, EXTENSION_ID, folder, projectHooksFile, removeFile, userHooksFile, writeFile } from './helpers';
 
 // Runs only in the window opened with Workspace Trust on and the workspace not trusted.
@@ -43,5 +44,14 @@ describe('Restricted Mode', () => {
   it('does not open the review modal either', async () => {
     await vscode.commands.executeCommand('garudaHooks.reviewProjectHooks', folder('alpha').uri);
     assert.equal(asked, 0);
+  });
+
+  it('says in the Hooks view why the project hooks do not run', async () => {
+    const { hooksTree } = vscode.extensions.getExtension<{ testing: TestingHooks }>(EXTENSION_ID)!.exports.testing;
+    const row = (await hooksTree.getChildren()).find((item) => item.label === 'alpha')!;
+    assert.equal(row.contextValue, 'root.project.restricted');
+    assert.match(String(row.description), /Restricted Mode/);
+    const tooltip = row.tooltip instanceof vscode.MarkdownString ? row.tooltip.value : String(row.tooltip);
+    assert.match(tooltip.replace(/&nbsp;/g, ' '), /this workspace is in Restricted Mode; trust it to review its hooks\./);
   });
 });
