@@ -61,6 +61,10 @@ export function changesSinceReview(reviewed: unknown, project: HooksFile): strin
 
 /** The consent text with, for hooks that changed since they were allowed, what changed. */
 export function consentDetailWithChanges(project: HooksFile, state: ConsentState, sandbox: SandboxInfo, policy: TeamPolicy, reviewed: unknown): string {
+  const detail = consentDetail(project, state, sandbox, policy);
   const changes = state === 'changed' ? changesSinceReview(reviewed, project) : undefined;
-  return [consentDetail(project, state, sandbox, policy), ...(changes ? ['', 'What changed:', changes] : [])].join('\n');
+  if (!changes) return detail;
+  // What changed comes right under the headline: it is what the user is asked about.
+  const [headline, ...rest] = detail.split('\n\n');
+  return [headline, `What changed:\n${changes}`, 'All the hooks now:', ...rest].join('\n\n');
 }
