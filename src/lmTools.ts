@@ -30,26 +30,27 @@ interface Plan {
 /** A plan, or why there is none, for the model. */
 type Planner<N extends ActionTool> = (input: LmToolInput<N>) => Promise<Plan | string>;
 
+/** The tool's name, and the agent name its stop runs are counted under. */
 const CHECK_DONE_AGENT = 'garuda_checkDone';
 
 /** The guarded tools agents use in place of their own, so every call goes through the user's hooks. */
 export function registerLanguageModelTools(ctx: Ctx, api: HooksApi): void {
   const planners: { [N in ActionTool]: Planner<N> } = {
     garuda_runCommand: planCommand,
-    garuda_readFile: async ({ path }) => planFile(path, (place) => ({
+    garuda_readFile: ({ path }) => planFile(path, (place) => ({
       hookInput: { path: place.path },
       action: `Read ${inlineCode(place.display)}.`,
       progress: `Reading ${inlineCode(place.display)}`,
       run: () => readFileAction(place.path, place.display),
     })),
-    garuda_writeFile: async ({ path, content }) => planFile(path, (place) => unsaved(place) ?? {
+    garuda_writeFile: ({ path, content }) => planFile(path, (place) => unsaved(place) ?? {
       hookInput: { path: place.path, content },
       action: `Write ${inlineCode(place.display)}:\n\n${textPreview(content)}`,
       progress: `Writing ${inlineCode(place.display)}`,
       confirmTitle: 'Write a file?',
       run: () => writeFileAction(place.path, content, place.display),
     }),
-    garuda_editFile: async ({ path, old_string, new_string }) => planFile(path, (place) => unsaved(place) ?? {
+    garuda_editFile: ({ path, old_string, new_string }) => planFile(path, (place) => unsaved(place) ?? {
       hookInput: { path: place.path, old_string, new_string },
       action: `In ${inlineCode(place.display)}, replace\n\n${textPreview(old_string)}\n\nwith\n\n${textPreview(new_string)}`,
       progress: `Editing ${inlineCode(place.display)}`,
