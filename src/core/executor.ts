@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 
 /** One command to run as a hook. */
@@ -48,18 +48,17 @@ export async function runCommand(request: ExecRequest): Promise<ExecResult> {
   const [file, ...args] = request.argv ?? ['/bin/sh', '-c', request.command];
   // Start counting before spawning: start-up cost is part of what a hook costs.
   const started = performance.now();
-  const subprocess = execa(file!, args, {
+  // Node's own spawn: a process wrapper such as execa costs more than starting `sh` itself.
+  const subprocess = spawn(file!, args, {
     cwd: request.cwd,
     env: request.env,
-    extendEnv: false,
-    input: request.stdin,
     // Its own process group, so a timeout reaches grandchildren too.
     detached: true,
-    buffer: false,
-    reject: false,
-    stripFinalNewline: false,
     windowsHide: true,
   });
+  // A hook may exit without reading its input: the closed pipe is not an error.
+  subprocess.stdin.once('error', () => undefined);
+  subprocess.stdin.end(request.stdin);
   const stdout = captureStream(subprocess.stdout, limit);
   const stderr = captureStream(subprocess.stderr, limit);
   const pid = subprocess.pid;
@@ -79,9 +78,14 @@ export async function runCommand(request: ExecRequest): Promise<ExecResult> {
   if (request.signal?.aborted) terminate();
   request.signal?.addEventListener('abort', terminate, { once: true });
 
+  let spawnFailure: Error | undefined;
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     subprocess.once('exit', (code, signal) => resolve({ code, signal }));
-    subprocess.once('error', () => resolve({ code: null, signal: null }));
+    // Before an exit, an error means the process never started.
+    subprocess.on('error', (error) => {
+      spawnFailure ??= error;
+      resolve({ code: null, signal: null });
+    });
   });
   const { code, signal } = await exited;
   const durationMs = performance.now() - started;
@@ -95,10 +99,9 @@ export async function runCommand(request: ExecRequest): Promise<ExecResult> {
     killGroup(pid, 'SIGKILL');
     liveGroups.delete(pid);
   }
-  subprocess.stdout?.destroy();
-  subprocess.stderr?.destroy();
-  const result = await subprocess;
-  const spawnError = result.failed && code === null && signal === null && !timedOut ? (result.cause as Error | undefined)?.message ?? result.shortMessage : undefined;
+  subprocess.stdout.destroy();
+  subprocess.stderr.destroy();
+  const spawnError = code === null && signal === null && !timedOut ? spawnFailure?.message : undefined;
 
   return {
     exitCode: code,

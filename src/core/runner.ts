@@ -1,6 +1,3 @@
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { AuditLog, HookRunEntry } from './audit';
 import { cleanText } from './clean';
 import { decide, refused, type HookRun } from './decision';
@@ -8,6 +5,7 @@ import { runCommand, type ExecRequest, type ExecResult } from './executor';
 import type { Hook } from './hookConfig';
 import { hookSetWarnings, type HookSet } from './hookSet';
 import { policyRefusal } from './policy';
+import { createRunFolder } from './runFolder';
 import { sandboxedCommand, type SandboxInfo } from './sandbox';
 import { matchingHooks, stopHooks } from './matchingHooks';
 import type { ToolTarget } from './toolNames';
@@ -100,23 +98,20 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
     const refusal = policyRefusal(set.policy, hook, sandbox());
     if (refusal) return refused(hook, refusal, true);
     const input = JSON.stringify(payload);
-    // The real path: sandboxes bind and match real paths (macOS's temp folder is behind a symlink).
-    const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'garuda-hook-')));
-    const inputFile = path.join(dir, 'input.json');
+    const folder = createRunFolder(input);
     try {
-      await fs.writeFile(inputFile, input, { mode: 0o600 });
-      const sandboxed = sandboxedCommand(sandbox(), hook.command, { root: set.root, tempDir: dir, network: hook.network });
+      const sandboxed = sandboxedCommand(sandbox(), hook.command, { root: set.root, tempDir: folder.dir, network: hook.network });
       const result = await exec({
         command: hook.command,
         argv: sandboxed.argv,
         cwd: set.root,
-        env: { ...env, ...vars, ...sandboxed.env, GARUDA_HOOK_INPUT: inputFile, GARUDA_PROJECT_DIR: set.root },
+        env: { ...env, ...vars, ...sandboxed.env, GARUDA_HOOK_INPUT: folder.inputFile, GARUDA_PROJECT_DIR: set.root },
         stdin: input,
         timeoutMs: hook.timeoutMs,
       });
       return decide(hook, result);
     } finally {
-      await fs.rm(dir, { recursive: true, force: true });
+      await folder.remove();
     }
   }
 
