@@ -1,9 +1,11 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConsentState } from './core/consent';
 import { loadHookSet, type HookSet, type ProjectConsent } from './core/hookSet';
 import { formatProblem } from './core/hookConfig';
 import { trustFile, userHooksFile } from './core/paths';
+import { policyLocation } from './core/policy';
 
 /** The hooks of one workspace folder. */
 export interface FolderHooks {
@@ -37,8 +39,7 @@ export class WorkspaceHooks implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly consentPolicy: ConsentPolicy = (_folder, stored) => stored,
   ) {
-    this.watch(vscode.Uri.file(path.dirname(userHooksFile(home))), path.basename(userHooksFile(home)), this.disposables);
-    this.watch(vscode.Uri.file(path.dirname(trustFile(home))), path.basename(trustFile(home)), this.disposables);
+    this.watchOutsideWorkspace([userHooksFile(home), trustFile(home), policyLocation().file]);
     vscode.workspace.onDidChangeWorkspaceFolders(() => this.watchFolders() && this.scheduleReload('workspace folders changed'), null, this.disposables);
     this.watchFolders();
   }
@@ -116,7 +117,28 @@ export class WorkspaceHooks implements vscode.Disposable {
     return true;
   }
 
-  private watch(base: vscode.WorkspaceFolder | vscode.Uri, glob: string, bucket: vscode.Disposable[]): void {
+  /**
+   * The user's hooks, the consent store and the team policy live outside the workspace. Node's own
+   * watcher on their folders is listening as soon as it returns, so a file written right after
+   * activation is not missed (VS Code's watchers start asynchronously). GARUDA_HOME is created for it.
+   */
+  private watchOutsideWorkspace(files: readonly string[]): void {
+    const byFolder = new Map<string, Set<string>>();
+    for (const file of files) byFolder.set(path.dirname(file), (byFolder.get(path.dirname(file)) ?? new Set()).add(path.basename(file)));
+    fs.mkdirSync(this.home, { recursive: true, mode: 0o700 });
+    for (const [folder, names] of byFolder) {
+      try {
+        const watcher = fs.watch(folder, (_event, name) => name && names.has(String(name)) && this.scheduleReload(`${name} changed`));
+        watcher.on('error', (error) => this.log.warn(`Watching ${folder} stopped: ${error.message}`));
+        this.disposables.push({ dispose: () => watcher.close() });
+      } catch (error) {
+        // A policy folder that does not exist holds no policy to watch.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`Cannot watch ${folder}: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private watch(base: vscode.WorkspaceFolder, glob: string, bucket: vscode.Disposable[]): void {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, glob));
     const reload = (uri: vscode.Uri) => this.scheduleReload(`${path.basename(path.dirname(uri.fsPath))}/${path.basename(uri.fsPath)} changed`);
     bucket.push(watcher, watcher.onDidCreate(reload), watcher.onDidChange(reload), watcher.onDidDelete(reload));

@@ -63,13 +63,9 @@ export async function removeAllHooks(api: GarudaHooksApi): Promise<void> {
   await eventually('no hooks left active', () => api.activeHooks().length === 0);
 }
 
-/**
- * Writes the user hooks and reloads. Not through the file watcher, which extension.test.ts covers: right
- * after activation it may not listen yet, and a file written then is missed (seen in code-server 4.99.4).
- */
+/** Writes the user hooks and waits until the extension, through its file watcher, runs exactly these. */
 export async function setUserHooks(api: GarudaHooksApi, document: { hooks: Record<string, { command: string; tools?: string[] }[]>; maxStopContinuations?: number }): Promise<void> {
   await writeFile(userHooksFile(), document);
-  await vscode.commands.executeCommand('garudaHooks.reloadHooks');
   const commands = Object.values(document.hooks).flat().map((hook) => hook.command).join('\n');
   await eventually(`the user hooks ${commands}`, () => api.activeHooks().map((hook) => hook.command).join('\n') === commands);
 }
