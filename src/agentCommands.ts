@@ -1,15 +1,22 @@
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { GarudaHooksApi } from './api';
 import { describeIssues } from './core/issues';
 import type { Ctx } from './ctx';
 
 // Callers without the typed API may pass anything: check it, and take a folder as a Uri or a path.
-const folder = z
-  .union([z.custom<vscode.Uri>((value) => value instanceof vscode.Uri, 'expected a vscode.Uri'), z.string().min(1).transform(toUri)])
-  .optional();
-const optionalText = z.string().optional();
-const toolCall = z.object({ tool: z.string().min(1), input: z.unknown(), toolCallId: optionalText, folder, agent: optionalText, step: z.number().int().min(0).optional() });
+const folder = z.optional(
+  z.union([z.custom<vscode.Uri>((value) => value instanceof vscode.Uri, 'expected a vscode.Uri'), z.pipe(z.string().check(z.minLength(1)), z.transform(toUri))]),
+);
+const optionalText = z.optional(z.string());
+const toolCall = z.object({
+  tool: z.string().check(z.minLength(1)),
+  input: z.unknown(),
+  toolCallId: optionalText,
+  folder,
+  agent: optionalText,
+  step: z.optional(z.number().check(z.int(), z.minimum(0))),
+});
 const stopRun = z.object({ runId: optionalText, folder, agent: optionalText, status: optionalText, submission: optionalText });
 
 const TOOL_CALL_SHAPE = '{tool, input, folder?, toolCallId?, agent?, step?}';
@@ -27,7 +34,7 @@ export function registerAgentCommands(ctx: Ctx, api: Pick<GarudaHooksApi, 'preTo
 }
 
 /** The argument as the API's type; a TypeError saying what to change rejects the command otherwise. */
-function argument<T>(command: string, schema: z.ZodType<T>, value: unknown, shape: string): T {
+function argument<T>(command: string, schema: z.ZodMiniType<T>, value: unknown, shape: string): T {
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return parsed.data;
   throw new TypeError(`${command}: ${describeIssues(parsed.error.issues)}. Pass ${shape}.`);

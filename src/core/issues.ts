@@ -1,6 +1,6 @@
 // Zod's findings about an input, in the words our messages use, for callers that are programs
 // (a model, another extension) and need to know exactly what to change.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { describeIssue, jsonPath } from './hookConfig';
 
 /** One clause per problem: `old_string: required string is missing; unknown key "filePath"`. */
