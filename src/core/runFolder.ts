@@ -1,22 +1,40 @@
-// The private folder of one hook run: a fresh temp folder (0700) holding the event as input.json
-// (0600), the sandbox's writable TMPDIR, removed when the run ends.
+// Where one hook run's input lives: the event as a 0600 file in a folder only this user can read,
+// deleted when the run ends. A sandboxed run gets a fresh folder of its own (its writable TMPDIR,
+// removed with whatever the hook left in it); an unsandboxed run needs no folder of its own, and its
+// file goes into this process's private folder.
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 export interface RunFolder {
-  /** A real path: sandboxes bind and match real paths (macOS's temp folder is behind a symlink). */
+  /** A real path (sandboxes bind and match real paths; macOS's temp folder is behind a symlink). */
   readonly dir: string;
   readonly inputFile: string;
   remove(): Promise<void>;
 }
 
+let processFolder: string | undefined;
+
 /**
- * Synchronous on purpose: creating a folder and writing a few hundred bytes take microseconds,
- * while each asynchronous call waits its turn on libuv's thread pool; the four calls a run needed
- * that way cost a third of starting the hook's shell (`npm run bench`, runner overhead).
+ * Synchronous on purpose: creating a file or folder takes microseconds, while each asynchronous call
+ * waits its turn on libuv's thread pool; a run's four such calls cost a third of starting the hook's
+ * shell. A folder per run costs an rmdir as well, slow where the disk discards freed blocks at once.
  */
-export function createRunFolder(input: string): RunFolder {
+export function createRunFolder(input: string, ownFolder: boolean): RunFolder {
+  if (!ownFolder) {
+    const dir = (processFolder ??= privateFolder());
+    const inputFile = path.join(dir, `input-${randomUUID()}.json`);
+    try {
+      fs.writeFileSync(inputFile, input, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // A long-lived editor may outlive its folder (temp cleaners remove old ones): make a new one.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      processFolder = undefined;
+      return createRunFolder(input, false);
+    }
+    return { dir, inputFile, remove: async () => fs.rmSync(inputFile, { recursive: true, force: true }) };
+  }
   const dir = fs.mkdtempSync(path.join(fs.realpathSync.native(os.tmpdir()), 'garuda-hook-'));
   const inputFile = path.join(dir, 'input.json');
   try {
@@ -26,6 +44,13 @@ export function createRunFolder(input: string): RunFolder {
     throw error;
   }
   return { dir, inputFile, remove: () => removeRunFolder(dir, inputFile) };
+}
+
+/** Made on first use, removed when this process exits. */
+function privateFolder(): string {
+  const dir = fs.mkdtempSync(path.join(fs.realpathSync.native(os.tmpdir()), 'garuda-hooks-'));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /**

@@ -98,9 +98,11 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
     const refusal = policyRefusal(set.policy, hook, sandbox());
     if (refusal) return refused(hook, refusal, true);
     const input = JSON.stringify(payload);
-    const folder = createRunFolder(input);
+    const box = sandbox();
+    // A sandbox gets a fresh folder per run as the hook's only writable temp folder.
+    const folder = createRunFolder(input, box.available);
     try {
-      const sandboxed = sandboxedCommand(sandbox(), hook.command, { root: set.root, tempDir: folder.dir, network: hook.network });
+      const sandboxed = sandboxedCommand(box, hook.command, { root: set.root, tempDir: folder.dir, network: hook.network });
       const result = await exec({
         command: hook.command,
         argv: sandboxed.argv,

@@ -4,39 +4,44 @@ import * as path from 'node:path';
 import { createRunFolder } from '../../src/core/runFolder';
 
 describe('run folder', () => {
-  it('is a private folder, by its real path, holding the input in a private file', async () => {
-    const folder = createRunFolder('{"event":"stop"}');
-    try {
-      assert.equal(await fs.realpath(folder.dir), folder.dir);
-      assert.equal(folder.inputFile, path.join(folder.dir, 'input.json'));
-      assert.equal((await fs.stat(folder.dir)).mode & 0o777, 0o700);
-      assert.equal((await fs.stat(folder.inputFile)).mode & 0o777, 0o600);
-      assert.equal(await fs.readFile(folder.inputFile, 'utf8'), '{"event":"stop"}');
-    } finally {
-      await folder.remove();
-    }
-  });
+  const mode = async (file: string) => (await fs.stat(file)).mode & 0o777;
 
-  it('is a new folder for every run', async () => {
-    const [a, b] = [createRunFolder(''), createRunFolder('')];
-    assert.notEqual(a.dir, b.dir);
-    await Promise.all([a.remove(), b.remove()]);
-  });
+  for (const ownFolder of [true, false]) {
+    it(`keeps the input in a private file, in a private folder by its real path${ownFolder ? ' of its own' : ''}`, async () => {
+      const folder = createRunFolder('{"event":"stop"}', ownFolder);
+      try {
+        assert.equal(await fs.realpath(folder.dir), folder.dir);
+        assert.equal(path.dirname(folder.inputFile), folder.dir);
+        assert.equal(await mode(folder.dir), 0o700);
+        assert.equal(await mode(folder.inputFile), 0o600);
+        assert.equal(await fs.readFile(folder.inputFile, 'utf8'), '{"event":"stop"}');
+      } finally {
+        await folder.remove();
+      }
+      await assert.rejects(fs.stat(folder.inputFile), /ENOENT/);
+    });
+  }
 
-  it('is removed with the input file', async () => {
-    const folder = createRunFolder('x');
-    await folder.remove();
-    await assert.rejects(fs.stat(folder.dir), /ENOENT/);
-  });
-
-  it('is removed with whatever the hook left in it, or without the input file the hook deleted', async () => {
-    const littered = createRunFolder('x');
+  it('gives each sandboxed run a new folder, removed with whatever the hook left in it', async () => {
+    const [littered, emptied] = [createRunFolder('x', true), createRunFolder('x', true)];
+    assert.notEqual(littered.dir, emptied.dir);
     await fs.mkdir(path.join(littered.dir, 'npm/cache'), { recursive: true });
     await fs.writeFile(path.join(littered.dir, 'npm/cache/index'), 'data');
-    const emptied = createRunFolder('x');
     await fs.rm(emptied.inputFile);
     await Promise.all([littered.remove(), emptied.remove()]);
     await assert.rejects(fs.stat(littered.dir), /ENOENT/);
     await assert.rejects(fs.stat(emptied.dir), /ENOENT/);
+  });
+
+  it('gives unsandboxed runs their own files in one folder, and a new folder when that one was removed', async () => {
+    const [a, b] = [createRunFolder('a', false), createRunFolder('b', false)];
+    assert.equal(a.dir, b.dir);
+    assert.notEqual(a.inputFile, b.inputFile);
+    await Promise.all([a.remove(), b.remove()]);
+    await fs.rm(a.dir, { recursive: true });
+    const c = createRunFolder('c', false);
+    assert.notEqual(c.dir, a.dir);
+    assert.equal(await fs.readFile(c.inputFile, 'utf8'), 'c');
+    await c.remove();
   });
 });
