@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { cleanLine } from './clean';
 import { writeFileAtomic, withFileLock } from './fileLock';
 import { formatProblem, isRecord, type HookDefinition, type HooksFile } from './hookConfig';
+import { lazy } from './lazy';
 import { trustFile } from './paths';
 import { describePolicy, type TeamPolicy } from './policy';
 import { sandboxLine, type SandboxInfo } from './sandbox';
@@ -20,10 +21,13 @@ export interface TrustStore {
 
 export const CONSENT_QUESTION = "Run this project's hooks?";
 
-const trustSchema = z.looseObject({
-  hooks: z._default(z.record(z.string(), z.string()), {}),
-  reviewed: z._default(z.record(z.string(), z.unknown()), {}),
-});
+const trustSchema = lazy(() =>
+  z.looseObject({
+    hooks: z._default(z.record(z.string(), z.string()), {}),
+    reviewed: z._default(z.record(z.string(), z.unknown()), {}),
+  }),
+);
+type StoredTrust = z.infer<ReturnType<typeof trustSchema>>;
 const EMPTY_STORE: TrustStore = { hooks: {}, reviewed: {} };
 
 /** sha256 of the canonical JSON of a project's hooks document: formatting and key order do not count. */
@@ -61,7 +65,7 @@ export async function readTrustStore(home: string): Promise<{ store: TrustStore;
     return { store: EMPTY_STORE, problem: `${file}: cannot be read: ${(error as Error).message}` };
   }
   try {
-    return { store: trustSchema.parse(JSON.parse(text)) };
+    return { store: trustSchema().parse(JSON.parse(text)) };
   } catch {
     return { store: EMPTY_STORE, problem: `${file}: not a valid consent store; every project asks again` };
   }
@@ -94,13 +98,13 @@ export async function revokeConsent(home: string, root: string): Promise<boolean
   return had;
 }
 
-async function updateTrustStore(home: string, change: (store: z.infer<typeof trustSchema>) => z.infer<typeof trustSchema>): Promise<void> {
+async function updateTrustStore(home: string, change: (store: StoredTrust) => StoredTrust): Promise<void> {
   const file = trustFile(home);
   await withFileLock(file, async () => {
     const text = await fs.readFile(file, 'utf8').catch(() => '{}');
-    let current: z.infer<typeof trustSchema>;
+    let current: StoredTrust;
     try {
-      current = trustSchema.parse(JSON.parse(text));
+      current = trustSchema().parse(JSON.parse(text));
     } catch {
       current = { hooks: {}, reviewed: {} };
     }

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as z from 'zod/mini';
+import { lazy } from './lazy';
 import { displayPath } from './paths';
 import { parseRule } from './rules';
 
@@ -51,42 +52,47 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_STOP_CONTINUATIONS = 8;
 
 // zod/mini: the same validation as classic zod in a fraction of the bundle, which every start loads.
-const command = z.string().check(z.trim(), z.minLength(1), z.describe('Shell command, run with `sh -c` in the workspace root.'));
-const tools = z
-  .array(z.string())
-  .check(z.describe('Permission rules such as "bash(git push*)", "edit_file(src/**)" or "mcp__github__*". Empty or absent: every tool.'));
-const timeoutMs = z
-  ._default(z.number().check(z.int(), z.minimum(1), z.maximum(600_000)), DEFAULT_TIMEOUT_MS)
-  .check(z.describe('Kill the hook after this many milliseconds.'));
-const network = z._default(z.boolean(), false).check(z.describe('Allow network access inside the OS sandbox.'));
-const onFailure = z
-  ._default(z.enum(['block', 'allow']), 'block')
-  .check(z.describe('When the guard crashes, times out or exits with a code other than 0 or 2: block the call (default) or let it through.'));
-
-const hookSchemas = {
-  preToolUse: z.strictObject({ command, tools: z.optional(tools), timeoutMs, network, onFailure }),
-  postToolUse: z.strictObject({ command, tools: z.optional(tools), timeoutMs, network }),
-  stop: z.strictObject({ command, timeoutMs, network }),
-} satisfies Record<HookEvent, z.ZodMiniType>;
+const hookSchemas = lazy(() => {
+  const command = z.string().check(z.trim(), z.minLength(1), z.describe('Shell command, run with `sh -c` in the workspace root.'));
+  const tools = z
+    .array(z.string())
+    .check(z.describe('Permission rules such as "bash(git push*)", "edit_file(src/**)" or "mcp__github__*". Empty or absent: every tool.'));
+  const timeoutMs = z
+    ._default(z.number().check(z.int(), z.minimum(1), z.maximum(600_000)), DEFAULT_TIMEOUT_MS)
+    .check(z.describe('Kill the hook after this many milliseconds.'));
+  const network = z._default(z.boolean(), false).check(z.describe('Allow network access inside the OS sandbox.'));
+  const onFailure = z
+    ._default(z.enum(['block', 'allow']), 'block')
+    .check(z.describe('When the guard crashes, times out or exits with a code other than 0 or 2: block the call (default) or let it through.'));
+  return {
+    preToolUse: z.strictObject({ command, tools: z.optional(tools), timeoutMs, network, onFailure }),
+    postToolUse: z.strictObject({ command, tools: z.optional(tools), timeoutMs, network }),
+    stop: z.strictObject({ command, timeoutMs, network }),
+  } satisfies Record<HookEvent, z.ZodMiniType>;
+});
 
 /** The whole file. Hook entries are checked one by one so one bad entry does not disable the others. */
-export const hooksFileSchema = z.strictObject({
-  $schema: z.optional(z.string()),
-  hooks: z.optional(
-    z.strictObject({
-      preToolUse: z.optional(z.array(hookSchemas.preToolUse)).check(z.describe('Guards run before a tool call; exit 2 blocks it.')),
-      postToolUse: z.optional(z.array(hookSchemas.postToolUse)).check(z.describe('Checks run after a tool call; exit 2 sends stderr to the model.')),
-      stop: z.optional(z.array(hookSchemas.stop)).check(z.describe('Run when the agent wants to finish; exit 2 sends it back to work.')),
-    }),
-  ),
-  maxStopContinuations: z
-    ._default(z.number().check(z.int(), z.minimum(1), z.maximum(50)), DEFAULT_MAX_STOP_CONTINUATIONS)
-    .check(z.describe('How many times stop hooks may send the agent back to work in one run.')),
-});
+export const hooksFileSchema = lazy(() =>
+  z.strictObject({
+    $schema: z.optional(z.string()),
+    hooks: z.optional(
+      z.strictObject({
+        preToolUse: z.optional(z.array(hookSchemas().preToolUse)).check(z.describe('Guards run before a tool call; exit 2 blocks it.')),
+        postToolUse: z.optional(z.array(hookSchemas().postToolUse)).check(z.describe('Checks run after a tool call; exit 2 sends stderr to the model.')),
+        stop: z.optional(z.array(hookSchemas().stop)).check(z.describe('Run when the agent wants to finish; exit 2 sends it back to work.')),
+      }),
+    ),
+    maxStopContinuations: z
+      ._default(z.number().check(z.int(), z.minimum(1), z.maximum(50)), DEFAULT_MAX_STOP_CONTINUATIONS)
+      .check(z.describe('How many times stop hooks may send the agent back to work in one run.')),
+  }),
+);
 
-const topLevelSchema = z.extend(hooksFileSchema, {
-  hooks: z.optional(z.strictObject(Object.fromEntries(HOOK_EVENTS.map((e) => [e, z.optional(z.array(z.unknown()))])))),
-});
+const topLevelSchema = lazy(() =>
+  z.extend(hooksFileSchema(), {
+    hooks: z.optional(z.strictObject(Object.fromEntries(HOOK_EVENTS.map((e) => [e, z.optional(z.array(z.unknown()))])))),
+  }),
+);
 
 /** Reads a hooks file. A missing file is no hooks and no problem; nothing here throws. */
 export async function loadHooksFile(file: string, source: HookSource): Promise<HooksFile> {
@@ -109,7 +115,7 @@ export function parseHooksFile(text: string, file: string, source: HookSource): 
     return { ...emptyFile(file, source, true), problems: [{ file, path: [], message: `not valid JSON: ${describeJsonError(errors[0]!, text)}`, offset: errors[0]!.offset }] };
   }
   const problems: ConfigProblem[] = [];
-  const top = topLevelSchema.safeParse(document, { reportInput: true });
+  const top = topLevelSchema().safeParse(document, { reportInput: true });
   if (!top.success) problems.push(...top.error.issues.flatMap((issue) => toProblems(file, issue)));
   const hooks: Hook[] = [];
   const lists = isRecord(document) && isRecord(document.hooks) ? document.hooks : {};
@@ -138,7 +144,7 @@ export function jsonPath(path: readonly (string | number)[]): string {
 
 function parseHook(entry: unknown, event: HookEvent, index: number, file: string, source: HookSource): Hook | { problems: ConfigProblem[] } {
   const base = ['hooks', event, index];
-  const parsed = hookSchemas[event].safeParse(entry, { reportInput: true });
+  const parsed = hookSchemas()[event].safeParse(entry, { reportInput: true });
   if (!parsed.success) {
     return { problems: parsed.error.issues.flatMap((issue) => toProblems(file, { ...issue, path: [...base, ...issue.path] })) };
   }
@@ -200,9 +206,9 @@ function describeValue(value: unknown): string {
 /** Other agents' spellings (`PreToolUse`, `timeout`, `matcher`) are the usual cause of an unknown key. */
 function suggestKey(key: string, path: readonly (string | number)[]): string {
   const event = path[1] as HookEvent;
-  const known = path.length === 0 ? Object.keys(hooksFileSchema.shape) : path.length === 1 ? [...HOOK_EVENTS] : Object.keys(hookSchemas[event].shape);
+  const known = path.length === 0 ? Object.keys(hooksFileSchema().shape) : path.length === 1 ? [...HOOK_EVENTS] : Object.keys(hookSchemas()[event].shape);
   if (path.length === 3) {
-    const events = HOOK_EVENTS.filter((other) => key in hookSchemas[other].shape);
+    const events = HOOK_EVENTS.filter((other) => key in hookSchemas()[other].shape);
     if (events.length > 0) return ` (only ${events.join(' and ')} hooks take "${key}")`;
   }
   if (key === 'matcher') return ' (use "tools" with permission rules such as "bash(git push*)")';
@@ -220,7 +226,7 @@ export function describeJsonError(error: ParseError, text: string): string {
 }
 
 function readMax(document: unknown): number {
-  const parsed = hooksFileSchema.shape.maxStopContinuations.safeParse(isRecord(document) ? document.maxStopContinuations : undefined);
+  const parsed = hooksFileSchema().shape.maxStopContinuations.safeParse(isRecord(document) ? document.maxStopContinuations : undefined);
   return parsed.success ? parsed.data : DEFAULT_MAX_STOP_CONTINUATIONS;
 }
 

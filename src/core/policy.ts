@@ -5,6 +5,7 @@ import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import * as z from 'zod/mini';
 import { cleanLine } from './clean';
 import { describeIssue, describeJsonError, formatProblem, type ConfigProblem, type HookDefinition } from './hookConfig';
+import { lazy } from './lazy';
 import { displayPath } from './paths';
 import { compileRules, parseRule, type CallMatcher } from './rules';
 import type { SandboxInfo } from './sandbox';
@@ -37,15 +38,17 @@ export interface TeamPolicy {
   readonly allowNetwork: boolean;
 }
 
-const policySchema = z.strictObject({
-  $schema: z.optional(z.string()),
-  requireSandbox: z._default(z.boolean(), false).check(z.describe('Refuse every hook when this machine has no OS sandbox.')),
-  disallowedCommands: z
-    ._default(z.array(z.string()), [])
-    .check(z.describe('Bash rules such as "bash(curl *)": a hook whose own command matches one, in any part, is refused.')),
-  allowProjectHooks: z._default(z.boolean(), true).check(z.describe("False: a project's .garuda/hooks.json never runs and never asks.")),
-  allowNetwork: z._default(z.boolean(), true).check(z.describe('False: hooks with "network": true are refused.')),
-});
+const policySchema = lazy(() =>
+  z.strictObject({
+    $schema: z.optional(z.string()),
+    requireSandbox: z._default(z.boolean(), false).check(z.describe('Refuse every hook when this machine has no OS sandbox.')),
+    disallowedCommands: z
+      ._default(z.array(z.string()), [])
+      .check(z.describe('Bash rules such as "bash(curl *)": a hook whose own command matches one, in any part, is refused.')),
+    allowProjectHooks: z._default(z.boolean(), true).check(z.describe("False: a project's .garuda/hooks.json never runs and never asks.")),
+    allowNetwork: z._default(z.boolean(), true).check(z.describe('False: hooks with "network": true are refused.')),
+  }),
+);
 
 const NO_RESTRICTIONS = { requireSandbox: false, disallowedCommands: [], allowProjectHooks: true, allowNetwork: true } as const;
 
@@ -81,7 +84,7 @@ export function parseTeamPolicy(text: string, file: string): TeamPolicy {
   const errors: ParseError[] = [];
   const document: unknown = parseJsonc(text.replace(/^\uFEFF/, ' '), errors, { allowTrailingComma: true, allowEmptyContent: false });
   if (errors.length > 0) return broken(file, [{ file, path: [], message: `not valid JSON: ${describeJsonError(errors[0]!, text)}` }]);
-  const parsed = policySchema.safeParse(document, { reportInput: true });
+  const parsed = policySchema().safeParse(document, { reportInput: true });
   if (!parsed.success) {
     return broken(file, parsed.error.issues.map((issue) => {
       const at = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
