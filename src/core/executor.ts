@@ -143,10 +143,16 @@ function captureStream(stream: Readable | null | undefined, limit: number) {
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
+  // Every run ends its group, which is usually gone already: the error then needs no stack, whose
+  // capture through the async call chain costs more than the kill itself.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     process.kill(-pid, signal);
   } catch {
     // Already gone.
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 

@@ -33,9 +33,9 @@ export function createRunFolder(input: string, ownFolder: boolean): RunFolder {
       processFolder = undefined;
       return createRunFolder(input, false);
     }
-    return { dir, inputFile, remove: async () => fs.rmSync(inputFile, { recursive: true, force: true }) };
+    return { dir, inputFile, remove: async () => removeInputFile(inputFile) };
   }
-  const dir = fs.mkdtempSync(path.join(fs.realpathSync.native(os.tmpdir()), 'garuda-hook-'));
+  const dir = makeFolder(os.tmpdir(), 'garuda-hook-');
   const inputFile = path.join(dir, 'input.json');
   try {
     fs.writeFileSync(inputFile, input, { mode: 0o600 });
@@ -46,11 +46,40 @@ export function createRunFolder(input: string, ownFolder: boolean): RunFolder {
   return { dir, inputFile, remove: () => removeRunFolder(dir, inputFile) };
 }
 
-/** Made on first use, removed when this process exits. */
+/**
+ * Made on first use, removed when this process exits. In memory where the system offers it (the
+ * user's runtime folder, else Linux's /dev/shm): a file on disk waits on the journal whenever other
+ * programs write, which cost more than the rest of the runner.
+ */
 function privateFolder(): string {
-  const dir = fs.mkdtempSync(path.join(fs.realpathSync.native(os.tmpdir()), 'garuda-hooks-'));
+  const dir = inMemoryFolder() ?? makeFolder(os.tmpdir(), 'garuda-hooks-');
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+function inMemoryFolder(): string | undefined {
+  for (const base of [process.env.XDG_RUNTIME_DIR, process.platform === 'linux' ? '/dev/shm' : undefined]) {
+    try {
+      if (base) return makeFolder(base, 'garuda-hooks-');
+    } catch {
+      // Not there or not writable: the next.
+    }
+  }
+  return undefined;
+}
+
+/** A new 0700 folder in `base`, by its real path. */
+function makeFolder(base: string, prefix: string): string {
+  return fs.mkdtempSync(path.join(fs.realpathSync.native(base), prefix));
+}
+
+/** The hook may have removed or replaced it, by a folder even. */
+function removeInputFile(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    fs.rmSync(file, { recursive: true, force: true });
+  }
 }
 
 /**
