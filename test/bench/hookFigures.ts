@@ -1,5 +1,6 @@
 // What running hooks costs: the runner against a bare process, hooks in parallel, and the sandbox.
 import { spawn } from 'node:child_process';
+import { bwrapArgv } from '../../src/core/bwrap';
 import { createHookRunner, type ToolCall } from '../../src/core/runner';
 import { detectSandbox } from '../../src/core/sandbox';
 import { interleaved, measure } from './harness';
@@ -23,12 +24,15 @@ export async function hookFigures(workspace: BenchWorkspace): Promise<HookFigure
   // The same JSON the runner sends the hook, so both sides write the same bytes to stdin.
   const stdin = JSON.stringify({ schemaVersion: 1, event: 'preToolUse', tool: 'bash', input: CALL.input, target: { kind: 'command', command: 'npm test' }, root: set.root });
 
-  const overhead = await interleaved(() => unsandboxed.preToolUse(set, CALL), () => rawShellTrue(stdin), { rounds: 20, iterations: 10 });
+  const overhead = await interleaved(() => unsandboxed.preToolUse(set, CALL), () => bare(SH_TRUE, stdin), { rounds: 20, iterations: 10 });
 
   const sandbox = detectSandbox();
   if (sandbox.name !== 'bwrap') throw new Error(`the sandbox figure needs a working bubblewrap, but: ${sandbox.available ? sandbox.name : sandbox.reason}`);
   const sandboxed = createHookRunner({ sandbox });
   const isolation = await interleaved(() => sandboxed.preToolUse(set, CALL), () => unsandboxed.preToolUse(set, CALL), { rounds: 20, iterations: 10 });
+  // The floor of that ratio on this machine: bubblewrap itself, with the runner's arguments, against a bare shell.
+  const bwrapTrue = bwrapArgv(sandbox.program, 'true', { root: set.root, tempDir: await workspace.folder('bwrap-tmp'), network: false });
+  const floor = await interleaved(() => bare(bwrapTrue, stdin), () => bare(SH_TRUE, stdin), { rounds: 10, iterations: 10 });
 
   const sleepers = await workspace.hookSet({ preToolUse: Array.from({ length: SLEEPERS }, () => ({ command: `sleep ${SLEEP_MS / 1000}` })) });
   const parallel = await measure(() => sandboxed.preToolUse(sleepers, CALL), 3000);
@@ -40,15 +44,17 @@ export async function hookFigures(workspace: BenchWorkspace): Promise<HookFigure
     parallel: figure(`${SLEEPERS} matching hooks that each sleep ${SLEEP_MS} ms`, parallel.medianMs, SLEEP_MS + 30, 'ms',
       `median of ${parallel.samples} calls, in the ${sandbox.name} sandbox`, { medianMs: parallel.medianMs, samples: parallel.samples }),
     sandbox: figure('sandboxed (bwrap) vs unsandboxed `true` hook', isolation.ratio, 3, '×',
-      `medians ${ms(isolation.a.medianMs)} vs ${ms(isolation.b.medianMs)}, ${isolation.a.samples} calls each, interleaved`,
-      { sandboxedMs: isolation.a.medianMs, unsandboxedMs: isolation.b.medianMs, samples: isolation.a.samples }),
+      `medians ${ms(isolation.a.medianMs)} vs ${ms(isolation.b.medianMs)}, ${isolation.a.samples} calls each, interleaved; bare bwrap with the same arguments vs a bare shell: ${floor.ratio.toFixed(2)}×`,
+      { sandboxedMs: isolation.a.medianMs, unsandboxedMs: isolation.b.medianMs, samples: isolation.a.samples, bareBwrapRatio: floor.ratio }),
   };
 }
 
-/** The physical floor: the hook's own shell, started and fed its input, nothing else. */
-function rawShellTrue(stdin: string): Promise<void> {
+const SH_TRUE = ['/bin/sh', '-c', 'true'];
+
+/** The physical floor: the hook's own process, started and fed its input, nothing else. */
+function bare([file, ...args]: readonly string[], stdin: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', 'true']);
+    const child = spawn(file!, args);
     child.once('error', reject);
     child.once('close', () => resolve());
     child.stdout.resume();
