@@ -59,9 +59,9 @@ export function goString(value: unknown): string {
 /** Depth first in field order, like mvdan/sh's own syntax.Walk; `visit` returns false to skip a node's children. */
 export function walk(node: GoNode, visit: (node: GoNode) => boolean): void {
   if (!visit(node)) return;
-  for (const key in node) {
+  for (const key of Object.keys(node)) {
     // `$val` is the struct itself.
-    if (key === '$val' || !Object.prototype.hasOwnProperty.call(node, key)) continue;
+    if (key === '$val') continue;
     const value = node[key];
     if (isNode(value)) walk(value, visit);
     else if (typeof value === 'object' && value !== null && '$array' in value) nodesOf(value).forEach((child) => walk(child, visit));
