@@ -18,7 +18,7 @@ let processFolder: string | undefined;
 
 /**
  * Synchronous on purpose: creating a file or folder takes microseconds, while each asynchronous call
- * waits its turn on libuv's thread pool; a run's four such calls cost a third of starting the hook's
+ * waits its turn on libuv's thread pool; four of those per run cost a third of starting the hook's
  * shell. A folder per run costs an rmdir as well, slow where the disk discards freed blocks at once.
  */
 export function createRunFolder(input: string, ownFolder: boolean): RunFolder {
