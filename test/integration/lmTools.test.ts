@@ -63,10 +63,9 @@ describe('the guarded language-model tools', () => {
     await fs.mkdir(path.dirname(marker), { recursive: true });
     const cancel = new vscode.CancellationTokenSource();
     setTimeout(() => cancel.cancel(), 500);
-    const started = Date.now();
     // VS Code rejects a cancelled call itself; the tool's part is to stop the command.
-    await assert.rejects(invokeTool('garuda_runCommand', { command: `sleep 3; touch ${marker}` }, cancel.token), { message: 'Canceled' });
-    assert.ok(Date.now() - started < 2500, `the call took ${Date.now() - started} ms`);
+    await assert.rejects(invokeTool('garuda_runCommand', { command: `sleep 2; touch ${marker}` }, cancel.token), { message: 'Canceled' });
+    // Well past the moment the command would have finished had it not been stopped.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await assert.rejects(fs.stat(marker), 'the command ran on after the cancel');
   });
