@@ -5,10 +5,10 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startCodeServer, launchBrowser, makeTempDir } = require('../host/codeServer.js');
-
 const repo = path.resolve(__dirname, '../../..');
+// Loaded from the repository at run time, not bundled: the host finds its install folder from its own path.
+const { startCodeServer, launchBrowser, makeTempDir } = require(path.join(repo, 'test/host/codeServer.js'));
+const { CODE_SERVER_BIN } = require(path.join(repo, 'test/host/install.js'));
 const shots = path.join(repo, 'test/.artifacts/e2e');
 const QUESTION = "Run this project's hooks?";
 
@@ -31,8 +31,7 @@ async function openDemo(): Promise<Session> {
   fs.writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false }));
   const server = await startCodeServer({ workspace, userDataDir, extensionsDir, trust: true, env: { GARUDA_HOME: home } });
   // The packaged extension, installed the way a user installs a .vsix.
-  const bin = path.join(repo, '.vscode-test/code-server/node_modules/.bin/code-server');
-  execFileSync(bin, ['--extensions-dir', extensionsDir, '--install-extension', path.join(repo, 'garuda-hooks.vsix')], { stdio: 'pipe' });
+  execFileSync(CODE_SERVER_BIN, ['--extensions-dir', extensionsDir, '--install-extension', path.join(repo, 'garuda-hooks.vsix')], { stdio: 'pipe' });
   const browser = await launchBrowser();
   const page = await browser.newPage();
   await page.setViewportSize({ width: 1400, height: 900 });
