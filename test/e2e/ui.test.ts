@@ -19,7 +19,7 @@ interface Session {
   stop(): Promise<void>;
 }
 
-async function openDemo(): Promise<Session> {
+async function openDemo(trust = true): Promise<Session> {
   const base = makeTempDir('garuda-e2e-');
   const workspace = path.join(base, 'demo');
   const home = path.join(base, 'garuda-home');
@@ -29,7 +29,7 @@ async function openDemo(): Promise<Session> {
   const extensionsDir = path.join(base, 'extensions');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userDataDir, 'User/settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false }));
-  const server = await startCodeServer({ workspace, userDataDir, extensionsDir, trust: true, env: { GARUDA_HOME: home } });
+  const server = await startCodeServer({ workspace, userDataDir, extensionsDir, trust, env: { GARUDA_HOME: home } });
   // The packaged extension, installed the way a user installs a .vsix.
   execFileSync(CODE_SERVER_BIN, ['--extensions-dir', extensionsDir, '--install-extension', path.join(repo, 'garuda-hooks.vsix')], { stdio: 'pipe' });
   const browser = await launchBrowser();
@@ -130,5 +130,33 @@ describe('the consent modal and the tree, in code-server, as a user', function (
     const text = await hooksTreeText(session.page, /denied/i);
     assert.match(text, /denied/i);
     await session.page.screenshot({ path: path.join(shots, 'tree-denied.png') });
+  });
+});
+
+describe('Workspace Trust and the consent modal, as a user', function () {
+  this.timeout(180_000);
+  let session: Session | undefined;
+  afterEach(async () => {
+    await session?.stop();
+    session = undefined;
+  });
+
+  it('keeps project hooks off in Restricted Mode without asking, and says so in the tree', async () => {
+    session = await openDemo(false);
+    const { message } = await answerModal(session.page, "No, I don't trust the authors", 'trust-question.png');
+    assert.equal(message, 'Do you trust the authors of the files in this folder?');
+    await showGarudaView(session.page);
+    const text = await hooksTreeText(session.page, /Restricted Mode/);
+    assert.match(text, /Restricted Mode/);
+    await session.page.waitForTimeout(1000);
+    assert.equal(await dialog(session.page).count(), 0, 'a dialog opened in Restricted Mode');
+    await session.page.screenshot({ path: path.join(shots, 'tree-restricted.png') });
+  });
+
+  it('asks to run the project hooks once the folder is trusted', async () => {
+    session = await openDemo(false);
+    await answerModal(session.page, 'Yes, I trust the authors', 'trust-question.png');
+    const { message } = await answerModal(session.page, 'Deny', 'modal-after-trust.png');
+    assert.equal(message, QUESTION);
   });
 });
