@@ -6,6 +6,8 @@ import { SYSTEM_PROMPT_NOTE } from './core/modelText';
 import type { HookOutcome } from './core/runner';
 import type { Ctx } from './ctx';
 
+const HOOKS_NOT_LOADED = 'Garuda Hooks could not load the hooks, so it blocks the call; see the "Garuda Hooks" log.';
+
 /** The typed API of `activate()`, and the same operations as commands for untyped callers. */
 export function createAgentApi(ctx: Ctx, ready: Promise<void>): Omit<GarudaHooksApi, 'activationMs'> {
   const continuations = new Map<string, number>();
@@ -25,8 +27,10 @@ export function createAgentApi(ctx: Ctx, ready: Promise<void>): Omit<GarudaHooks
     version: 1,
     ready,
     async preToolUse(call): Promise<PreToolUseResult> {
+      if (!ctx.config.enabled) return { decision: 'allow', warnings: [] };
       const set = await ctx.hookSetFor(call.folder);
-      if (!set) return { decision: 'allow', warnings: [] };
+      // Turned on but nothing could be loaded: the guards that should have run cannot pass the call.
+      if (!set) return { decision: 'deny', reason: HOOKS_NOT_LOADED, warnings: [HOOKS_NOT_LOADED] };
       const outcome = await ctx.runner.preToolUse(set, coreCall(call));
       return { decision: outcome.decision, ...(outcome.reason !== undefined && { reason: outcome.reason }), warnings: outcome.warnings };
     },

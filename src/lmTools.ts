@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { GarudaHooksApi, ToolCallRequest } from './api';
 import { cleanLine } from './core/clean';
+import { terminalEnv } from './core/executor';
 import { fetchTextAction } from './core/fetchText';
 import { matchingHooks, stopHooks } from './core/matchingHooks';
 import { blockedMessage } from './core/modelText';
@@ -159,12 +160,6 @@ async function planCommand({ command, cwd, timeoutMs = COMMAND_TIMEOUT_MS.defaul
     confirmTitle: 'Run a command?',
     run: (signal) => runCommandAction({ command, cwd: place.path, timeoutMs, env: terminalEnv(), signal }),
   };
-}
-
-/** The editor's environment as a terminal gets it: without the flag that turns Electron apps into Node. */
-function terminalEnv(): NodeJS.ProcessEnv {
-  const { ELECTRON_RUN_AS_NODE: _, ...env } = process.env;
-  return env;
 }
 
 type Place = Extract<ResolvedPath<Root>, { ok: true }>;

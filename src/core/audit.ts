@@ -13,6 +13,8 @@ export interface HookRunEntry {
   readonly event: string;
   readonly tool?: string;
   readonly toolCallId?: string;
+  /** The agent that made the call, when it said ("copilot", "my-agent"). */
+  readonly agent?: string;
   readonly source: 'user' | 'project';
   readonly root: string;
   readonly command: string;
@@ -43,6 +45,8 @@ export interface AuditLog {
   append(entry: AuditEntry): Promise<void>;
   /** The newest `count` entries, oldest first; unreadable lines are passed over. */
   tail(count: number): Promise<AuditEntry[]>;
+  /** Resolves when every append started so far has landed (or failed): a CLI waits for it before exiting. */
+  flush(): Promise<void>;
 }
 
 export interface AuditOptions {
@@ -57,15 +61,26 @@ export function createAuditLog(home: string, options: AuditOptions = {}): AuditL
   const file = auditFile(home);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const keep = options.keep ?? DEFAULT_KEEP;
+  const pending = new Set<Promise<void>>();
+  const write = async (entry: AuditEntry) => {
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    // One write of one line with O_APPEND: concurrent writers on Linux cannot interleave it.
+    await fs.appendFile(file, JSON.stringify(entry) + '\n', { mode: 0o600 });
+    // Another process may have rotated the file away since the write; the line is in the old one.
+    const size = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
+    if (size > maxBytes) await withFileLock(file, () => rotate(file, maxBytes, keep));
+  };
   return {
     file,
-    async append(entry) {
-      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-      // One write of one line with O_APPEND: concurrent writers on Linux cannot interleave it.
-      await fs.appendFile(file, JSON.stringify(entry) + '\n', { mode: 0o600 });
-      // Another process may have rotated the file away since the write; the line is in the old one.
-      const size = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
-      if (size > maxBytes) await withFileLock(file, () => rotate(file, maxBytes, keep));
+    append(entry) {
+      const written = write(entry);
+      const settled = written.catch(() => undefined);
+      pending.add(settled);
+      void settled.then(() => pending.delete(settled));
+      return written;
+    },
+    async flush() {
+      await Promise.all([...pending]);
     },
     async tail(count) {
       const entries: AuditEntry[] = [];

@@ -11,9 +11,10 @@ const ST_8BIT = 0x9c;
 const STRING_8BIT = new Set([0x90, 0x98, 0x9e, 0x9f]);
 const STRING_INTRODUCERS = 'PX^_';
 
-// Bidi marks/overrides/isolates, zero-width characters and Unicode tag characters: invisible or
-// reordering, so what a person sees would differ from what the model reads.
-const HIDDEN = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
+// Every format and default-ignorable character (bidi controls, zero-width characters, soft hyphens,
+// fillers, variation selectors, tag characters): invisible or reordering, so what a person sees
+// would differ from what the model reads, and `<\u00AD/x>` would slip past the tag check.
+const HIDDEN = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 const HIDDEN_CHAR = new RegExp(`^${HIDDEN.source}$`, 'u');
 
 // C0 and C1 controls and DEL; tab and newline are the only ones plain text needs.

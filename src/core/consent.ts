@@ -114,12 +114,16 @@ async function updateTrustStore(home: string, change: (store: StoredTrust) => St
 
 /** The words under the question, the same in the CLI and the editor's modal: the hooks, then where they would run. */
 export function consentDetail(project: HooksFile, state: ConsentState, sandbox: SandboxInfo, policy: TeamPolicy): string {
+  // A folder name is the repository's to choose too: shown escaped like the commands.
+  const file = cleanLine(project.file, Number.MAX_SAFE_INTEGER);
   const lines = [
     state === 'changed'
-      ? `The hooks in ${project.file} changed since you allowed them.`
-      : `${project.file} asks to run these commands on your machine when an agent uses a tool:`,
+      ? `The hooks in ${file} changed since you allowed them.`
+      : `${file} asks to run these commands on your machine when an agent uses a tool:`,
     '',
     ...project.hooks.flatMap((hook) => [describeHook(hook), `    ${cleanLine(hook.command, Number.MAX_SAFE_INTEGER)}`]),
+    '',
+    'Only these commands are pinned: a script they run (such as scripts/guard.sh) can change without asking again.',
   ];
   if (project.hooks.length === 0) lines.push('(no valid hooks)');
   if (project.problems.length > 0) {

@@ -2,7 +2,7 @@ import { cleanLine, cleanText, wrapFeedback } from './clean';
 import type { ExecResult } from './executor';
 import type { Hook, HookEvent } from './hookConfig';
 
-/** Seed 001's vocabulary for one hook run. */
+/** What one hook run decided: allow, deny, feedback, continue, or error (the hook itself failed). */
 export type RunDecision = 'allow' | 'deny' | 'feedback' | 'continue' | 'error';
 
 /** What one hook run decided, with its output cleaned for the model and the user. */
@@ -28,7 +28,7 @@ export interface HookRun {
   readonly stderr: string;
 }
 
-/** Seed 000's table: exit 0 goes on, exit 2 acts, anything else is a failure of the hook. */
+/** The README's table: exit 0 goes on, exit 2 acts, anything else is a failure of the hook. */
 export function decide(hook: Hook, result: ExecResult): HookRun {
   const stdout = cleanText(result.stdout);
   const stderr = cleanText(result.stderr);
@@ -45,19 +45,22 @@ export function decide(hook: Hook, result: ExecResult): HookRun {
     stderr,
   };
   const failure = describeFailure(result);
-  const json = failure ? undefined : readJsonOutput(result);
-  if (json?.kind === 'invalid') return failed(hook, base, json.problem);
   if (failure) return failed(hook, base, failure);
+  const json = readJsonOutput(result);
+  // Exit 2 acts whatever stdout holds; only an exit 0 depends on reading a JSON answer.
+  if (json?.kind === 'invalid' && result.exitCode !== 2) return failed(hook, base, json.problem);
+  const answer = json?.kind === 'json' ? json : undefined;
 
-  const reason = stderr || json?.reason || stdout;
-  const asks = result.exitCode === 2 || json?.blocks === true;
+  // Parsed JSON is an answer, not a message: the model gets its reason, never the raw object.
+  const reason = stderr || answer?.reason || (json ? '' : stdout);
+  const asks = result.exitCode === 2 || answer?.blocks === true;
   switch (hook.event) {
     case 'preToolUse':
       return asks
         ? { ...base, decision: 'deny', reason: reason || `the hook gave no reason (${cleanLine(hook.command)})` }
         : { ...base, decision: 'allow' };
     case 'postToolUse': {
-      const text = asks ? reason : json?.context;
+      const text = asks ? reason : answer?.context;
       return text ? { ...base, decision: 'feedback', feedback: wrapFeedback(text) } : { ...base, decision: 'allow' };
     }
     case 'stop':
@@ -113,7 +116,7 @@ interface JsonOutput {
 function readJsonOutput(result: ExecResult): JsonOutput | { kind: 'invalid'; problem: string } | undefined {
   const text = result.stdout.trim();
   if (!text.startsWith('{')) return undefined;
-  if (result.stdoutTruncated) return { kind: 'invalid', problem: 'its JSON output was longer than the output limit' };
+  if (result.stdoutTruncated) return { kind: 'invalid', problem: 'its JSON output was cut short (over the output limit, or still being written when the hook exited)' };
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -34,6 +34,12 @@ export interface ExecResult {
   readonly spawnError?: string;
 }
 
+/** An editor's environment as a terminal gets it: without the flag that turns Electron apps into Node. */
+export function terminalEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const { ELECTRON_RUN_AS_NODE: _, ...rest } = env;
+  return rest;
+}
+
 export const OUTPUT_LIMIT_BYTES = 8000;
 const KILL_GRACE_MS = 1000;
 /** After the hook exits, how long its output may still arrive before leftover children are killed. */
@@ -121,6 +127,7 @@ function captureStream(stream: Readable | null | undefined, limit: number) {
   const chunks: Buffer[] = [];
   let kept = 0;
   let dropped = 0;
+  let ended = false;
   const done = new Promise<void>((resolve) => {
     if (!stream) return resolve();
     stream.on('data', (chunk: Buffer) => {
@@ -134,11 +141,14 @@ function captureStream(stream: Readable | null | undefined, limit: number) {
     stream.once('close', resolve);
     stream.once('end', resolve);
     stream.once('error', () => resolve());
+  }).then(() => {
+    ended = true;
   });
   return {
     done,
     text: () => Buffer.concat(chunks).toString('utf8'),
-    truncated: () => dropped > 0,
+    // Output still coming when the group was ended is cut short too: a late JSON deny must not pass.
+    truncated: () => dropped > 0 || !ended,
   };
 }
 

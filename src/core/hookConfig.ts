@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import * as z from 'zod/mini';
 import { lazy } from './lazy';
+import { parseJsonDocument } from './jsonDocument';
 import { displayPath } from './paths';
 import { parseRule } from './rules';
 
@@ -108,12 +108,9 @@ export async function loadHooksFile(file: string, source: HookSource): Promise<H
 }
 
 export function parseHooksFile(text: string, file: string, source: HookSource): HooksFile {
-  // JSON with comments and trailing commas, like VS Code's own settings files.
-  const errors: ParseError[] = [];
-  const document: unknown = parseJsonc(text.replace(/^\uFEFF/, ' '), errors, { allowTrailingComma: true, allowEmptyContent: false });
-  if (errors.length > 0) {
-    return { ...emptyFile(file, source, true), problems: [{ file, path: [], message: `not valid JSON: ${describeJsonError(errors[0]!, text)}`, offset: errors[0]!.offset }] };
-  }
+  const parsed = parseJsonDocument(text);
+  if (!parsed.ok) return { ...emptyFile(file, source, true), problems: [{ file, path: [], message: parsed.message, offset: parsed.offset }] };
+  const document = parsed.value;
   const problems: ConfigProblem[] = [];
   const top = topLevelSchema().safeParse(document, { reportInput: true });
   if (!top.success) problems.push(...top.error.issues.flatMap((issue) => toProblems(file, issue)));
@@ -215,14 +212,6 @@ function suggestKey(key: string, path: readonly (string | number)[]): string {
   const lower = key.toLowerCase();
   const match = known.find((k) => k.toLowerCase() === lower || k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase()));
   return match ? ` (did you mean "${match}"?)` : ` (expected one of: ${known.join(', ')})`;
-}
-
-export function describeJsonError(error: ParseError, text: string): string {
-  const what = printParseErrorCode(error.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  const before = text.slice(0, error.offset);
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `${what} at line ${line}, column ${column}`;
 }
 
 function readMax(document: unknown): number {

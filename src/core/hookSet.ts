@@ -40,19 +40,21 @@ export async function loadHookSet(options: LoadHookSetOptions): Promise<HookSet>
   const userFile = userHooksFile(options.home);
   // A root whose project file is the user file (the home folder opened as a workspace) has no project hooks.
   const projectFile = projectHooksFile(root);
-  const [user, project, trust, policy] = await Promise.all([
+  const [user, loaded, trust, policy] = await Promise.all([
     loadHooksFile(userFile, 'user'),
     projectFile === userFile ? emptyFile(projectFile, 'project', false) : loadHooksFile(projectFile, 'project'),
     readTrustStore(options.home),
     loadTeamPolicy(options.policy ?? policyLocation()),
   ]);
+  const hashed = hashProject(loaded);
+  const project = hashed.file;
   const notices: string[] = [];
   if (trust.problem) notices.push(trust.problem);
   if (policy.problem) notices.push(describePolicy(policy));
   let projectHash: string | undefined;
   let projectConsent: ProjectConsent = 'none';
-  if (project.hooks.length > 0) {
-    projectHash = hooksHash(project.document);
+  if (project.hooks.length > 0 && hashed.hash) {
+    projectHash = hashed.hash;
     const stored = consentStateOf(trust.store, root, projectHash);
     const allowed = policy.allowProjectHooks && !policy.problem;
     projectConsent = allowed ? (options.consentOverride?.(stored, projectHash) ?? stored) : 'policy';
@@ -67,6 +69,19 @@ export async function loadHookSet(options: LoadHookSetOptions): Promise<HookSet>
 
 /** Formatted once per set: every call of the set reports them. */
 const warningsOf = new WeakMap<HookSet, readonly string[]>();
+
+/**
+ * A document too deeply nested to hash (a hostile clone) cannot be consented to: its hooks are
+ * dropped with a problem, and the user's own hooks load as usual.
+ */
+function hashProject(file: HooksFile): { file: HooksFile; hash?: string } {
+  if (file.hooks.length === 0) return { file };
+  try {
+    return { file, hash: hooksHash(file.document) };
+  } catch (error) {
+    return { file: { ...file, hooks: [], problems: [...file.problems, { file: file.file, path: [], message: `cannot be read: ${(error as Error).message}` }] } };
+  }
+}
 
 /** Everything wrong or skipped in a set, one line each, for warnings and `list`. */
 export function hookSetWarnings(set: HookSet): readonly string[] {

@@ -1,10 +1,10 @@
 // The team policy: a file an administrator manages that limits which hooks may run on this machine.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import * as z from 'zod/mini';
 import { cleanLine } from './clean';
-import { describeIssue, describeJsonError, formatProblem, type ConfigProblem, type HookDefinition } from './hookConfig';
+import { describeIssue, formatProblem, type ConfigProblem, type HookDefinition } from './hookConfig';
+import { parseJsonDocument } from './jsonDocument';
 import { lazy } from './lazy';
 import { displayPath } from './paths';
 import { compileRules, parseRule, type CallMatcher } from './rules';
@@ -81,10 +81,9 @@ export async function loadTeamPolicy(location: PolicyLocation): Promise<TeamPoli
 }
 
 export function parseTeamPolicy(text: string, file: string): TeamPolicy {
-  const errors: ParseError[] = [];
-  const document: unknown = parseJsonc(text.replace(/^\uFEFF/, ' '), errors, { allowTrailingComma: true, allowEmptyContent: false });
-  if (errors.length > 0) return broken(file, [{ file, path: [], message: `not valid JSON: ${describeJsonError(errors[0]!, text)}` }]);
-  const parsed = policySchema().safeParse(document, { reportInput: true });
+  const json = parseJsonDocument(text);
+  if (!json.ok) return broken(file, [{ file, path: [], message: json.message }]);
+  const parsed = policySchema().safeParse(json.value, { reportInput: true });
   if (!parsed.success) {
     return broken(file, parsed.error.issues.map((issue) => {
       const at = issue.path.filter((p): p is string | number => typeof p !== 'symbol');

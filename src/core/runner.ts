@@ -1,7 +1,7 @@
 import type { AuditLog, HookRunEntry } from './audit';
 import { cleanText } from './clean';
 import { decide, refused, type HookRun } from './decision';
-import { runCommand, type ExecRequest, type ExecResult } from './executor';
+import { runCommand, terminalEnv, type ExecRequest, type ExecResult } from './executor';
 import type { Hook } from './hookConfig';
 import { hookSetWarnings, type HookSet } from './hookSet';
 import { policyRefusal } from './policy';
@@ -81,15 +81,22 @@ export interface RunnerDeps {
 
 const AUDIT_OUTPUT_CHARS = 2000;
 
+/** Which call a run belongs to and who made it, for the audit log. */
+interface AuditOrigin {
+  readonly tool: string;
+  readonly toolCallId: string | undefined;
+  readonly agent: string | undefined;
+}
+
 export function createHookRunner(deps: RunnerDeps): HookRunner {
   const exec = deps.exec ?? runCommand;
-  const env = inheritedEnv(deps.env ?? process.env);
+  const env = inheritedEnv(terminalEnv(deps.env ?? process.env));
   const sandbox = (): SandboxInfo => (typeof deps.sandbox === 'function' ? deps.sandbox() : deps.sandbox);
 
-  async function runHooks(set: HookSet, hooks: readonly Hook[], payload: Record<string, unknown>, vars: Record<string, string>, tool?: string, toolCallId?: string): Promise<HookRun[]> {
+  async function runHooks(set: HookSet, hooks: readonly Hook[], payload: Record<string, unknown>, vars: Record<string, string>, origin?: AuditOrigin): Promise<HookRun[]> {
     // Every matching hook runs at once; Promise.all keeps config order for the results.
     const runs = await Promise.all(hooks.map((hook) => runOne(set, hook, payload, vars)));
-    runs.forEach((run, i) => audit(set, hooks[i]!, run, tool, toolCallId));
+    runs.forEach((run, i) => audit(set, hooks[i]!, run, origin));
     return runs;
   }
 
@@ -99,9 +106,10 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
     if (refusal) return refused(hook, refusal, true);
     const input = JSON.stringify(payload);
     const box = sandbox();
-    // A sandbox gets a fresh folder per run as the hook's only writable temp folder.
-    const folder = createRunFolder(input, box.available);
+    let folder: ReturnType<typeof createRunFolder> | undefined;
     try {
+      // A sandbox gets a fresh folder per run as the hook's only writable temp folder.
+      folder = createRunFolder(input, box.available);
       const sandboxed = sandboxedCommand(box, hook.command, { root: set.root, tempDir: folder.dir, network: hook.network });
       const result = await exec({
         command: hook.command,
@@ -112,19 +120,24 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
         timeoutMs: hook.timeoutMs,
       });
       return decide(hook, result);
+    } catch (error) {
+      // A hook that cannot even be started (no temp folder, a NUL byte in a variable) fails like any
+      // other broken hook: a guard blocks, and the run is still audited.
+      return refused(hook, `could not start: ${(error as Error).message}`, false);
     } finally {
-      await folder.remove();
+      await folder?.remove();
     }
   }
 
-  function audit(set: HookSet, hook: Hook, run: HookRun, tool: string | undefined, toolCallId: string | undefined): void {
+  function audit(set: HookSet, hook: Hook, run: HookRun, origin: AuditOrigin | undefined): void {
     if (!deps.audit) return;
     const entry: HookRunEntry = {
       kind: 'hook',
       time: new Date().toISOString(),
       event: hook.event,
-      ...(tool !== undefined && { tool }),
-      ...(toolCallId !== undefined && { toolCallId }),
+      ...(origin && { tool: origin.tool }),
+      ...(origin?.toolCallId !== undefined && { toolCallId: origin.toolCallId }),
+      ...(origin?.agent !== undefined && { agent: origin.agent }),
       source: hook.source,
       root: set.root,
       command: hook.command,
@@ -167,7 +180,7 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
   return {
     async preToolUse(set, call) {
       const { tool, target, hooks, payload, vars } = toolEvent(set, 'preToolUse', call);
-      const runs = await runHooks(set, hooks, payload, vars, tool, call.toolCallId);
+      const runs = await runHooks(set, hooks, payload, vars, { tool, toolCallId: call.toolCallId, agent: call.agent });
       const reasons = runs.filter((run) => run.decision === 'deny').map((run) => run.reason!);
       const warnings = [...hookSetWarnings(set), ...runWarnings(runs)];
       return finish(set, reasons.length > 0
@@ -177,7 +190,7 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
 
     async postToolUse(set, call, result) {
       const { tool, target, hooks, payload, vars } = toolEvent(set, 'postToolUse', call, result);
-      const runs = await runHooks(set, hooks, payload, vars, tool, call.toolCallId);
+      const runs = await runHooks(set, hooks, payload, vars, { tool, toolCallId: call.toolCallId, agent: call.agent });
       const feedback = runs.flatMap((run) => (run.feedback ? [run.feedback] : []));
       const warnings = [...hookSetWarnings(set), ...runWarnings(runs)];
       return finish(set, feedback.length > 0

@@ -251,3 +251,29 @@ describe('unwrapFeedback', () => {
     assert.equal(unwrapFeedback('<hook_feedback>no newline</hook_feedback>'), '<hook_feedback>no newline</hook_feedback>');
   });
 });
+
+describe('invisible characters, by Unicode property', () => {
+  const invisible: string[] = [];
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const ch = String.fromCodePoint(cp);
+    if (/[\p{Cf}\p{Default_Ignorable_Code_Point}]/u.test(ch)) invisible.push(ch);
+  }
+
+  it('finds the format and default-ignorable characters to check', () => {
+    assert.ok(invisible.length > 4000, `only ${invisible.length}`);
+  });
+
+  it('removes every one of them from hook output', () => {
+    const cleaned = cleanText(`a${invisible.join('')}b`, 1_000_000);
+    assert.equal(cleaned, 'ab');
+  });
+
+  it('spells every one of them out in a displayed line', () => {
+    for (const ch of invisible) assert.doesNotMatch(cleanLine(`x${ch}y`), /[\p{Cf}\p{Default_Ignorable_Code_Point}]/u, `U+${ch.codePointAt(0)!.toString(16)}`);
+  });
+
+  it('neutralizes a tag hidden behind a soft hyphen or a filler', () => {
+    assert.equal(cleanText('<\u00AD/hook_feedback><\u3164system>'), '‹/hook_feedback>‹system>');
+  });
+});

@@ -94,11 +94,18 @@ describe('consent', () => {
         'stop · network: off · timeout: 60 s',
         '    npm test',
         '',
+        'Only these commands are pinned: a script they run (such as scripts/guard.sh) can change without asking again.',
+        '',
         'No OS sandbox: hooks run with your full user permissions, because this test runs them without one.',
         'Team policy: none (/etc/garuda/policy.json does not exist).',
       ].join('\n'),
     );
     assert.match(consentDetail(project, 'changed', noSandbox, noPolicy), /^The hooks in \/repo\/\.garuda\/hooks\.json changed since you allowed them\./);
+  });
+
+  it('shows a folder name with a right-to-left override escaped, not obeyed', () => {
+    const project = parseHooksFile('{"hooks":{"stop":[{"command":"x"}]}}', '/r/evil\u202Egnp.js/.garuda/hooks.json', 'project');
+    assert.match(consentDetail(project, 'unreviewed', noSandbox, noPolicy), /^\/r\/evil\\u\{202E\}gnp\.js\/\.garuda\/hooks\.json asks to run/);
   });
 
   it('lists the invalid hooks that will not run', () => {

@@ -85,6 +85,17 @@ describe('executor', () => {
     assert.ok(await waitFor(() => !isAlive(pid)), 'the background child outlived the hook');
   });
 
+  it('marks output cut short when a background child still writes after the hook exits', async () => {
+    const result = await exec(`(sleep 0.5; echo late) & echo early`);
+    assert.equal(result.stdout, 'early\n');
+    assert.equal(result.stdoutTruncated, true);
+  });
+
+  it('does not mark complete output as cut short', async () => {
+    const result = await exec('echo done');
+    assert.deepEqual([result.stdoutTruncated, result.stderrTruncated], [false, false]);
+  });
+
   it('keeps the first 8,000 bytes of a flood and lets the hook finish', async () => {
     const result = await exec('head -c 5000000 /dev/zero | tr "\\0" a; echo end >&2; exit 2');
     assert.equal(result.exitCode, 2);

@@ -100,6 +100,26 @@ describe('runner', () => {
       assert.deepEqual(outcome.runs.map((r) => r.decision), ['allow', 'allow', 'deny']);
     });
 
+    it('blocks on exit 2 even when stdout is broken JSON and the guard fails open', async () => {
+      const set = await withUserHooks({ preToolUse: [{ command: `echo '{x'; echo stop >&2; exit 2`, onFailure: 'allow' }] });
+      const outcome = await runner().preToolUse(set, bash('ls'));
+      assert.deepEqual([outcome.decision, outcome.reason], ['deny', 'stop']);
+    });
+
+    it('gives the model a JSON deny without its reason as a short note, not the raw JSON', async () => {
+      const set = await withUserHooks({ preToolUse: [{ command: `echo '{"decision":"block"}'` }] });
+      const outcome = await runner().preToolUse(set, bash('ls'));
+      assert.equal(outcome.decision, 'deny');
+      assert.equal(outcome.reason, `the hook gave no reason (echo '{"decision":"block"}')`);
+    });
+
+    it('blocks, and audits, a call whose input cannot be passed to a hook', async () => {
+      const set = await withUserHooks({ preToolUse: [{ command: 'exit 0' }] });
+      const outcome = await runner().preToolUse(set, bash('ls\u0000rm -rf ~'));
+      assert.equal(outcome.decision, 'deny');
+      assert.match(outcome.warnings[0]!, /failed \(could not start: .*null bytes.*\); the call was blocked/);
+    });
+
     it('fails closed on output that starts like JSON but does not parse', async () => {
       const set = await withUserHooks({ preToolUse: [{ command: `echo '{"hookSpecificOutput": {"permissionDecision": "deny"'` }] });
       const outcome = await runner().preToolUse(set, bash('ls'));
@@ -181,7 +201,7 @@ describe('runner', () => {
 
     it('writes every run to the audit log, with high risk for network hooks', async () => {
       const set = await withUserHooks({ preToolUse: [{ command: 'echo out; exit 0', network: true }, { command: 'echo why >&2; exit 2' }] });
-      await runner().preToolUse(set, { ...bash('ls'), toolCallId: 'c9' });
+      await runner().preToolUse(set, { ...bash('ls'), toolCallId: 'c9', agent: 'test-agent' });
       const log = createAuditLog(env.home);
       let entries: HookRunEntry[] = [];
       for (let i = 0; i < 50 && entries.length < 2; i++) {
@@ -196,6 +216,7 @@ describe('runner', () => {
         ],
       );
       assert.equal(entries[0]!.root, env.root);
+      assert.equal(entries[0]!.agent, 'test-agent');
       assert.equal(typeof entries[0]!.durationMs, 'number');
     });
   });
@@ -301,6 +322,20 @@ describe('runner', () => {
       assert.equal(set.active.length, 0);
       assert.match(set.notices[0]!, /you denied them in this window\.$/);
     });
+
+    for (const [what, text] of [
+      ['nested too deeply to read', `{"hooks": {"stop": [{"command": "x"}]}, "x": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`],
+      ['hiding hooks behind __proto__', '{"hooks": {"__proto__": {"preToolUse": [{"command": "exit 0"}]}}}'],
+    ] as const) {
+      it(`keeps the user guards running next to a project file ${what}`, async () => {
+        await writeJson(projectHooks(env.root), text);
+        const set = await withUserHooks({ preToolUse: [{ command: 'echo user guard >&2; exit 2' }] });
+        assert.deepEqual([set.project.hooks.length, set.projectConsent], [0, 'none']);
+        const outcome = await runner().preToolUse(set, bash('ls'));
+        assert.deepEqual([outcome.decision, outcome.reason], ['deny', 'user guard']);
+        assert.equal(set.problems.length, 1);
+      });
+    }
 
     it('keeps the user hooks running when the project file is broken', async () => {
       await writeJson(projectHooks(env.root), '{ not json');
