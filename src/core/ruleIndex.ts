@@ -4,7 +4,7 @@
 import picomatch from 'picomatch';
 import type { Rule, TargetedCall } from './rules';
 import { splitCommand } from './shellCommand';
-import { BASH_TOOL, canonicalToolName, FETCH_TOOL, isPathTool, type ToolTarget } from './toolNames';
+import { BASH_TOOL, canonicalToolName, FETCH_TOOL, isPathTool, PATTERN_TOOLS, type ToolTarget } from './toolNames';
 import { PrefixMap, pushTo, WildcardIndex, type Entry, type Visit } from './wildcardIndex';
 
 export const DOMAIN_PREFIX = 'domain:';
@@ -14,6 +14,11 @@ type TargetKind = Exclude<ToolTarget['kind'], 'none'>;
 const GLOB_OPTIONS = { dot: true, windows: false, debug: true } as const;
 /** Characters that may end the literal prefix of a picomatch glob. */
 const GLOB_SPECIAL = /[*?[\]{}()!+@\\]/;
+
+/** The tools whose calls have a target: one that cannot be read may be anything. */
+const PATTERN_TOOL_SET: ReadonlySet<string> = new Set(PATTERN_TOOLS);
+/** `HTTPS://Example.com.:443` and the rest of a URL pattern, when the pattern names an http(s) host without wildcards. */
+const URL_PATTERN_ORIGIN = /^(https?:\/\/[^/?#*]+)(\/.*)?$/is;
 
 /** The commands of each command target; null when the command does not parse. */
 const splitTargets = new WeakMap<ToolTarget, string[] | null>();
@@ -51,8 +56,10 @@ export class RuleIndex<T> {
   /** Visits the value of each rule that matches `call` (a value may come more than once); true when `found` ended the search. */
   find(call: TargetedCall, found: Visit<T>): boolean {
     const tool = canonicalToolName(call.tool);
-    if (this.byTool.get(tool)?.find(call.target, found)) return true;
-    return this.toolGlobs.some(tool, ({ glob, patterns }) => glob.test(tool) && patterns.find(call.target, found));
+    // A bash, file or fetch call whose command, path or URL we cannot read may act on anything: its guards run.
+    const unreadable = call.target.kind === 'none' && PATTERN_TOOL_SET.has(tool);
+    if (this.byTool.get(tool)?.find(call.target, found, unreadable)) return true;
+    return this.toolGlobs.some(tool, ({ glob, patterns }) => glob.test(tool) && patterns.find(call.target, found, unreadable));
   }
 
   matches(call: TargetedCall): boolean {
@@ -64,6 +71,10 @@ export class RuleIndex<T> {
 class PatternSet<T> {
   /** The values of rules without a pattern, which match every call of the tool. */
   private readonly everyCall: T[] = [];
+  /** The values of rules with a pattern, once each, whatever kinds of target it was compiled for. */
+  private readonly withPattern: T[] = [];
+  /** The values of `domain:` rules, plain or glob. */
+  private readonly domainRules: T[] = [];
   private readonly commands = new WildcardIndex<T>();
   private readonly urls = new WildcardIndex<T>();
   private readonly domains = new Map<string, T[]>();
@@ -77,6 +88,7 @@ class PatternSet<T> {
       this.everyCall.push(value);
       return;
     }
+    this.withPattern.push(value);
     for (const kind of kinds) {
       if (kind === 'command') this.commands.add(pattern, value);
       else if (kind === 'path') this.addPath(pattern, value);
@@ -90,13 +102,15 @@ class PatternSet<T> {
   }
 
   private addUrl(pattern: string, value: T): void {
-    if (!pattern.startsWith(DOMAIN_PREFIX)) return this.urls.add(pattern, value);
+    if (!pattern.startsWith(DOMAIN_PREFIX)) return this.urls.add(normalizeUrlPattern(pattern), value);
+    this.domainRules.push(value);
     const domain = pattern.slice(DOMAIN_PREFIX.length).trim().toLowerCase();
     if (picomatch.scan(domain).isGlob) this.hostGlobs.push({ regex: picomatch.makeRe(domain, GLOB_OPTIONS), value });
     else pushTo(this.domains, domain, value);
   }
 
-  find(target: ToolTarget, found: Visit<T>): boolean {
+  /** `unreadable`: the call's tool has targets but this call's cannot be read, so every pattern matches it. */
+  find(target: ToolTarget, found: Visit<T>, unreadable: boolean): boolean {
     if (this.everyCall.some(found)) return true;
     const hit = (text: string) => (entry: Entry<T>) => entry.regex.test(text) && found(entry.value);
     switch (target.kind) {
@@ -115,9 +129,11 @@ class PatternSet<T> {
           || this.basenameGlobs.some(hit(basename));
       }
       case 'url':
-        return this.findDomainOf(target.host, found) || this.hostGlobs.some(hit(target.host)) || this.urls.find(target.url, found);
+        // No host (a URL that does not parse, or `file:`) tells no domain rule it is elsewhere: they all match.
+        return (target.host === '' ? this.domainRules.some(found)
+          : this.findDomainOf(target.host, found) || this.hostGlobs.some(hit(target.host))) || this.urls.find(target.url, found);
       case 'none':
-        return false;
+        return unreadable && this.withPattern.some(found);
     }
   }
 
@@ -126,6 +142,24 @@ class PatternSet<T> {
     if (this.domains.size === 0) return false;
     const labels = host.split('.');
     return labels.some((_, start) => this.domains.get(labels.slice(start).join('.'))?.some(found));
+  }
+}
+
+/**
+ * The pattern with its scheme and host written as toolTarget writes a URL's, so `fetch(https://Example.com:443)`
+ * still meets `https://example.com/`; a pattern with a wildcard in its host is left as written.
+ */
+function normalizeUrlPattern(pattern: string): string {
+  const parts = URL_PATTERN_ORIGIN.exec(pattern);
+  if (!parts) return pattern;
+  try {
+    const origin = new URL(parts[1]!);
+    const host = origin.hostname.replace(/\.+$/, '');
+    if (host !== origin.hostname && host !== '') origin.hostname = host;
+    // href ends with the `/` of the empty path.
+    return origin.href.slice(0, -1) + (parts[2] ?? '/');
+  } catch {
+    return pattern;
   }
 }
 

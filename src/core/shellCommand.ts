@@ -151,9 +151,11 @@ function splitUncached(source: string): SplitResult {
   return { ok: true, commands: [...commands] };
 }
 
-/** Adds the command and the forms it hides; returns an error when an inner script does not parse. */
+/** Adds the command and the forms it hides; returns an error when its program or an inner script cannot be read. */
 function addForms(words: ShellWord[], commands: Set<string>): string | undefined {
   if (words.length === 0) return undefined;
+  // `$G push` or `git${IFS}push` runs whatever the expansion gives: no rule can tell which program that is.
+  if (!words[0].literal) return `the program name "${words[0].text}" is known only at run time`;
   commands.add(words.map((word) => word.text).join(' '));
   const program = words[0].text;
   const slash = program.lastIndexOf('/');

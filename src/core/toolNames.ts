@@ -13,7 +13,10 @@ export type ToolTarget =
   | { kind: 'command'; command: string }
   /** `path` is absolute; `relative` is to the workspace root, with `/` separators, `..`-prefixed outside it. */
   | { kind: 'path'; path: string; relative: string }
-  /** `host` is the lowercased host name without port; '' when the URL does not parse. */
+  /**
+   * `url` is normalized (`HTTPS://Example.com.:443/x` is `https://example.com/x`), or as given when it does not parse;
+   * `host` is the lowercased host name without port or trailing dot, '' when the URL does not parse or has no host.
+   */
   | { kind: 'url'; url: string; host: string }
   | { kind: 'none' };
 
@@ -52,15 +55,21 @@ export function toolTarget(tool: string, input: unknown, root: string): ToolTarg
     return { kind: 'path', path: absolute, relative: path.relative(root, absolute).split(path.sep).join('/') };
   }
   if (canonical === FETCH_TOOL && typeof fields.url === 'string') {
-    return { kind: 'url', url: fields.url, host: hostOf(fields.url) };
+    return urlTarget(fields.url);
   }
   return { kind: 'none' };
 }
 
-function hostOf(url: string): string {
+/** Rules compare text, so the URL is written one way: the way the request goes, whatever the spelling. */
+function urlTarget(raw: string): ToolTarget {
+  let url: URL;
   try {
-    return new URL(url).hostname.toLowerCase();
+    url = new URL(raw);
   } catch {
-    return '';
+    return { kind: 'url', url: raw, host: '' };
   }
+  // `example.com.` is the fully qualified spelling of `example.com`.
+  const host = url.hostname.toLowerCase().replace(/\.+$/, '');
+  if (host !== url.hostname && host !== '') url.hostname = host;
+  return { kind: 'url', url: url.href, host };
 }

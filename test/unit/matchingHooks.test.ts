@@ -64,6 +64,12 @@ describe('matchingHooks', () => {
     }
   });
 
+  it('runs the pattern guards of a call whose target cannot be read', () => {
+    assert.deepEqual(commands(matchingHooks(set, 'preToolUse', { tool: 'bash', input: { cmd: 'git push' } }).hooks), ['guard push', 'guard all']);
+    assert.deepEqual(commands(matchingHooks(set, 'postToolUse', { tool: 'edit_file', input: { file: '.env' } }).hooks), ['lint src']);
+    assert.deepEqual(commands(matchingHooks(set, 'postToolUse', { tool: 'mcp__x__y', input: { path: 'src/a.ts' } }).hooks), []);
+  });
+
   it('gives every stop hook', () => {
     assert.deepEqual(commands(stopHooks(set)), ['npm test']);
   });

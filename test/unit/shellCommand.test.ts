@@ -101,7 +101,8 @@ describe('splitCommand', () => {
       ['keeps declarations as commands', 'export A=1 B; local -x c=$(d)', ['export A=1 B', 'local -x c=$(d)', 'd']],
       ['does not read a script file given to bash as a script', 'bash deploy.sh', ['bash deploy.sh']],
       ['does not unwrap a wrapper with no command', 'sudo -u x; env', ['sudo -u x', 'env']],
-      ['does not unwrap a wrapper word it cannot read', '$SUDO git push', ['$SUDO git push']],
+      ['keeps arguments that are expansions as written', 'git push $REMOTE "${BRANCH}"', ['git push $REMOTE ${BRANCH}']],
+      ['unwraps a wrapper whose option values and assignments are expansions', 'sudo -u $U env A=$X git push', ['sudo -u $U env A=$X git push', 'env A=$X git push', 'git push']],
       ['does not take an object property name for a wrapper', 'constructor git push', ['constructor git push']],
       ['does not take a trailing slash for a path', 'ls/ -l', ['ls/ -l']],
     ];
@@ -146,6 +147,25 @@ describe('splitCommand', () => {
         assert.deepEqual(splitCommand(source), { ok: false, error: `"${program}" runs a script that is only known at run time` });
       });
     }
+
+    for (const [source, program] of [
+      ['G=git; $G push', '$G'],
+      ['git${IFS}push', 'git${IFS}push'],
+      ['"$(echo git)" push', '$(echo git)'],
+      ['$(printf git) push', '$(printf git)'],
+      ['$SUDO git push', '$SUDO'],
+      ['/usr/bin/$G push', '/usr/bin/$G'],
+      ['sudo -u x "$G" push', '$G'],
+      ['env A=1 $G push', '$G'],
+    ] as const) {
+      it(`counts ${JSON.stringify(source)} as unreadable, since its program name is an expansion`, () => {
+        assert.deepEqual(splitCommand(source), { ok: false, error: `the program name "${program}" is known only at run time` });
+      });
+    }
+
+    it('counts a program name that is an expansion inside a bash -c string as unreadable', () => {
+      assert.deepEqual(splitCommand("bash -c '$G push'"), { ok: false, error: 'in "bash" script: the program name "$G" is known only at run time' });
+    });
 
     it('parses again after an error', () => {
       assert.equal(splitCommand('(').ok, false);

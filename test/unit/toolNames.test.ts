@@ -97,8 +97,19 @@ describe('toolTarget', () => {
 
   it('reads the URL and lowercased host of a fetch call', () => {
     assert.deepEqual(toolTarget('fetch', { url: 'https://API.Example.com:8443/x?y=1' }, ROOT), {
-      kind: 'url', url: 'https://API.Example.com:8443/x?y=1', host: 'api.example.com',
+      kind: 'url', url: 'https://api.example.com:8443/x?y=1', host: 'api.example.com',
     });
+  });
+
+  it('writes a URL one way: lowercase scheme and host, no default port, no trailing dot on the host', () => {
+    const expected = { kind: 'url', url: 'https://example.com/x', host: 'example.com' };
+    for (const url of ['HTTPS://example.com/x', 'https://example.com:443/x', 'https://example.com./x', 'https://EXAMPLE.com..:443/x']) {
+      assert.deepEqual(toolTarget('fetch', { url }, ROOT), expected, url);
+    }
+  });
+
+  it('gives an empty host for a URL without one', () => {
+    assert.deepEqual(toolTarget('fetch', { url: 'file:///etc/passwd' }, ROOT), { kind: 'url', url: 'file:///etc/passwd', host: '' });
   });
 
   it('gives an empty host for a URL that does not parse', () => {
