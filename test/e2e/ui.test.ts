@@ -50,15 +50,17 @@ async function openDemo(trust = true): Promise<Session> {
 
 const dialog = (page: Page) => page.locator('.monaco-dialog-box');
 
-async function answerModal(page: Page, button: string, shot: string): Promise<{ message: string; detail: string }> {
+async function answerModal(page: Page, button: string, shot: string): Promise<{ message: string; detail: string; focused: string }> {
   const box = dialog(page);
   await box.waitFor({ state: 'visible', timeout: 60_000 });
   const message = (await box.locator('.dialog-message-text').innerText()).trim();
   const detail = (await box.locator('.dialog-message-detail').innerText()).trim();
+  // What Enter would press: the focused button.
+  const focused = String(await page.evaluate('document.activeElement ? document.activeElement.innerText.trim() : ""'));
   await page.screenshot({ path: path.join(shots, shot) });
   await box.locator('.dialog-buttons a.monaco-button', { hasText: button }).click();
   await box.waitFor({ state: 'hidden' });
-  return { message, detail };
+  return { message, detail, focused };
 }
 
 /** The rows of the Hooks view as text, once they match `expected` (the tree redraws after each reload). */
@@ -97,8 +99,9 @@ describe('the consent modal and the tree, in code-server, as a user', function (
   after(async () => session?.stop());
 
   it('shows the real modal with the question and every command of the demo hooks', async () => {
-    const { message, detail } = await answerModal(session.page, 'Allow once', 'modal.png');
+    const { message, detail, focused } = await answerModal(session.page, 'Allow once', 'modal.png');
     assert.equal(message, QUESTION);
+    assert.equal(focused, 'Deny', 'Enter must not run a cloned repository\'s hooks');
     const demo = JSON.parse(fs.readFileSync(path.join(session.workspace, '.garuda/hooks.json'), 'utf8'));
     for (const hook of [...demo.hooks.preToolUse, ...demo.hooks.postToolUse]) assert.ok(detail.includes(hook.command), `the modal does not show ${hook.command}`);
     assert.match(detail, /preToolUse · tools: bash\(git push\*\) · network: off · on failure: block/);
