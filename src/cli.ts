@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createAuditLog, type AuditEntry } from './core/audit';
 import { cleanLine } from './core/clean';
@@ -239,6 +240,12 @@ function parseJsonOption(flag: string, text: string | undefined, fallback: unkno
 /** Audit appends run in the background during a check; the CLI must not exit before they land. */
 async function flushAudit(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
+}
+
+// A signal's default action ends the CLI without 'exit', where the executor kills the hooks' process
+// groups; unsandboxed hooks would keep running. Only here: the extension host keeps Node's defaults.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => process.exit(128 + constants.signals[signal]));
 }
 
 main(process.argv.slice(2)).then(

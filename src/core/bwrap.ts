@@ -1,5 +1,35 @@
 // The Linux sandbox: bubblewrap's arguments for one hook run.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { SandboxPolicy } from './sandbox';
+
+/**
+ * Folders in the workspace that editors, git and agents run commands from: a hook that could write
+ * them would run code outside the sandbox later (a git hook, core.fsmonitor, a VS Code task, another
+ * agent's hooks). They are read-only inside the otherwise writable root.
+ */
+export const PROTECTED_IN_ROOT = [
+  '.git', '.vscode', '.garuda', '.claude', '.cursor', '.codex', '.gemini', '.windsurf', '.kiro', '.clinerules', '.idea',
+  '.github/hooks',
+] as const;
+
+/** Variables that lead to the user's agents and buses (sockets that are hidden in the sandbox anyway). */
+const UNSET = ['SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'DBUS_SYSTEM_BUS_ADDRESS'] as const;
+
+/** What the host has where Unix sockets live, read when a hook starts. */
+export interface BwrapHost {
+  /** /run is a folder of its own (not a symlink, which must not be mounted over). */
+  readonly run: boolean;
+  /** /var/tmp is a folder of its own. */
+  readonly varTmp: boolean;
+  /** $XDG_RUNTIME_DIR, a real path, when it is set and a folder. */
+  readonly runtimeDir?: string;
+}
+
+export function bwrapHost(env: NodeJS.ProcessEnv = process.env): BwrapHost {
+  const runtimeDir = env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR) ? realDir(env.XDG_RUNTIME_DIR) : undefined;
+  return { run: isDir('/run'), varTmp: isDir('/var/tmp'), ...(runtimeDir !== undefined && { runtimeDir }) };
+}
 
 /**
  * `program` runs `sh -c command` with the whole filesystem read-only except the workspace root and
@@ -7,11 +37,21 @@ import type { SandboxPolicy } from './sandbox';
  * unless the hook asks for network, its own network namespace (only a loopback of its own, so not
  * even servers on the host's 127.0.0.1 are reachable).
  *
+ * A network namespace does not cover Unix sockets in the filesystem (the session bus, whose
+ * `systemd-run --user` runs anything outside; docker.sock; ssh-agent): /var/tmp, /run and
+ * $XDG_RUNTIME_DIR are empty instead. A hook with network keeps /run, where /etc/resolv.conf often
+ * points (/run/systemd/resolve), but not a runtime folder of its own under it.
+ *
  * No `--new-session`: the executor already starts the hook in a session of its own (no controlling
  * terminal to inject keystrokes into), and staying in bwrap's process group lets a timeout's TERM
  * reach the hook itself. Whatever remains dies with the namespace's pid 1 when bwrap is killed.
  */
-export function bwrapArgv(program: string, command: string, policy: SandboxPolicy): string[] {
+export function bwrapArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost = bwrapHost()): string[] {
+  const emptied = [
+    ...(host.run && !policy.network ? ['/run'] : []),
+    ...(host.varTmp ? ['/var/tmp'] : []),
+    ...(host.runtimeDir !== undefined && host.runtimeDir !== '/' && !(host.run && !policy.network && isUnder(host.runtimeDir, '/run')) ? [host.runtimeDir] : []),
+  ];
   return [
     program,
     '--ro-bind', '/', '/',
@@ -19,8 +59,15 @@ export function bwrapArgv(program: string, command: string, policy: SandboxPolic
     '--proc', '/proc',
     // Before the binds: a root or temp folder under /tmp is then mounted inside the private /tmp.
     '--tmpfs', '/tmp',
+    ...emptied.flatMap((dir) => ['--tmpfs', dir]),
     '--bind', policy.root, policy.root,
     '--bind', policy.tempDir, policy.tempDir,
+    // After both binds: a temp folder that is the root itself would otherwise bind it writable again.
+    ...PROTECTED_IN_ROOT.flatMap((name) => {
+      const inside = path.join(policy.root, name);
+      return ['--ro-bind-try', inside, inside];
+    }),
+    ...UNSET.flatMap((name) => ['--unsetenv', name]),
     '--unshare-pid',
     '--unshare-ipc',
     ...(policy.network ? [] : ['--unshare-net']),
@@ -29,4 +76,25 @@ export function bwrapArgv(program: string, command: string, policy: SandboxPolic
     '--',
     '/bin/sh', '-c', command,
   ];
+}
+
+function isDir(dir: string): boolean {
+  try {
+    return fs.lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realDir(dir: string): string | undefined {
+  try {
+    const real = fs.realpathSync(dir);
+    return fs.statSync(real).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isUnder(dir: string, parent: string): boolean {
+  return dir === parent || dir.startsWith(`${parent}/`);
 }

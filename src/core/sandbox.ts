@@ -30,7 +30,15 @@ export interface DetectSandboxOptions {
   /** Where PATH is read, at detection time. Default: this process's environment. */
   readonly env?: NodeJS.ProcessEnv;
   readonly platform?: NodeJS.Platform;
+  /** Where a bwrap on PATH is trusted. Default: SYSTEM_DIRS; tests point it at a fake. */
+  readonly systemDirs?: readonly string[];
 }
+
+/**
+ * Folders only an administrator writes to: a `bwrap` earlier on PATH (a repository's
+ * node_modules/.bin through direnv) would fake the sandbox and still satisfy `requireSandbox`.
+ */
+export const SYSTEM_DIRS: readonly string[] = ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin', '/sbin'];
 
 const LIMITS = 'hooks can write only in the workspace and a private temp folder, and reach the network only with "network": true.';
 const PROBE_TIMEOUT_MS = 10_000;
@@ -41,10 +49,11 @@ const detected = new Map<string, SandboxInfo>();
 export function detectSandbox(options: DetectSandboxOptions = {}): SandboxInfo {
   const env = options.env ?? process.env;
   const platform = options.platform ?? process.platform;
-  const key = `${platform}\0${env.PATH ?? ''}`;
+  const systemDirs = options.systemDirs ?? SYSTEM_DIRS;
+  const key = `${platform}\0${env.PATH ?? ''}\0${systemDirs.join(path.delimiter)}`;
   let info = detected.get(key);
   if (!info) {
-    info = detect(platform, env);
+    info = detect(platform, env, systemDirs);
     detected.set(key, info);
   }
   return info;
@@ -66,10 +75,12 @@ export function sandboxedCommand(info: SandboxInfo, command: string, policy: San
   }
 }
 
-function detect(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): SandboxInfo {
+function detect(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, systemDirs: readonly string[]): SandboxInfo {
   switch (platform) {
     case 'linux': {
-      const program = findOnPath('bwrap', env.PATH ?? '');
+      const program = findOnPath('bwrap', env.PATH ?? '', systemDirs);
+      const elsewhere = program ? undefined : findOnPath('bwrap', env.PATH ?? '');
+      if (elsewhere) return none(`the only bwrap on PATH is ${elsewhere}, outside the system folders (${systemDirs.join(', ')}) where Garuda trusts it`);
       if (!program) return none('bwrap (bubblewrap) was not found on PATH; install it, e.g. `apt-get install bubblewrap`');
       return probe({ name: 'bwrap', available: true, program, description: `bubblewrap (${program}): ${LIMITS}` }, env);
     }
@@ -101,10 +112,15 @@ function none(reason: string): SandboxInfo {
   return { name: 'none', available: false, description: `hooks run with your full user permissions, because ${reason}.`, reason };
 }
 
-/** Only absolute PATH entries: an empty or relative one would mean whatever folder we are in. */
-function findOnPath(name: string, searchPath: string): string | undefined {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (!path.isAbsolute(dir)) continue;
+/**
+ * Only absolute PATH entries: an empty or relative one would mean whatever folder we are in. With
+ * `systemDirs`, only those folders.
+ */
+function findOnPath(name: string, searchPath: string, systemDirs?: readonly string[]): string | undefined {
+  for (const entry of searchPath.split(path.delimiter)) {
+    if (!path.isAbsolute(entry)) continue;
+    const dir = path.normalize(entry).replace(/(.)\/+$/, '$1');
+    if (systemDirs && !systemDirs.includes(dir)) continue;
     const candidate = path.join(dir, name);
     try {
       fs.accessSync(candidate, fs.constants.X_OK);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { detectSandbox, sandboxLine } from '../../src/core/sandbox';
-import { fixture, projectHooks, userHooks, writeJson } from './helpers';
+import { fixture, isAlive, projectHooks, userHooks, waitFor, writeJson } from './helpers';
 
 const CLI = path.resolve('dist/cli.js');
 
@@ -120,6 +121,31 @@ describe('cli', () => {
     assert.deepEqual(lines.map((e) => [e.event, e.tool, e.decision, e.exitCode]), [['preToolUse', 'bash', 'allow', 0], ['preToolUse', 'read_file', 'allow', 0]]);
     assert.match((await cli('audit')).stdout, /allow {7}preToolUse read_file {2}user {2}exit 0 {2}\d+ ms {2}exit 0\n$/);
   });
+
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    it(`exits ${code} on ${signal} and kills the hooks it started`, async () => {
+      // Without a sandbox (no bwrap on PATH): a sandboxed hook dies with bwrap's parent anyway.
+      const sleep = ['/usr/bin/sleep', '/bin/sleep'].find((file) => existsSync(file))!;
+      const pidFile = path.join(env.home, 'sleep.pid');
+      await writeJson(userHooks(env.home), { hooks: { preToolUse: [{ command: `${sleep} 30 & echo $! > "${pidFile}"; wait` }] } });
+      const child = spawn(process.execPath, [CLI, 'check', '--event', 'preToolUse', '--tool', 'bash'], {
+        env: { PATH: path.join(env.home, 'empty'), GARUDA_HOME: env.home },
+        cwd: env.root,
+        stdio: 'ignore',
+      });
+      const exited = new Promise<[number | null, string | null]>((resolve) => child.once('exit', (...status) => resolve(status)));
+      let pid = 0;
+      try {
+        assert.ok(await waitFor(async () => (pid = Number(await fs.readFile(pidFile, 'utf8').catch(() => ''))) > 0), 'the hook never started');
+        child.kill(signal);
+        assert.deepEqual(await exited, [code, null]);
+        assert.ok(await waitFor(() => !isAlive(pid)), `sleep ${pid} is still running`);
+      } finally {
+        child.kill('SIGKILL');
+        if (pid > 0 && isAlive(pid)) process.kill(pid, 'SIGKILL');
+      }
+    });
+  }
 
   describe('under a team policy', () => {
     const withPolicy = async (policy: unknown) => {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { constants, promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { bwrapArgv } from '../../src/core/bwrap';
+import { bwrapArgv, bwrapHost, type BwrapHost } from '../../src/core/bwrap';
 import { loadHookSet } from '../../src/core/hookSet';
 import { macosProfile, sandboxExecArgv } from '../../src/core/macosProfile';
 import { createHookRunner } from '../../src/core/runner';
@@ -47,9 +48,19 @@ describe('sandbox detection', () => {
   it('has no sandbox when bwrap is installed but cannot start one, and quotes its error', async () => {
     const fake = path.join(dir, 'bwrap');
     await fs.writeFile(fake, '#!/bin/sh\necho "bwrap: No permissions to creating new namespace" >&2\nexit 1\n', { mode: 0o755 });
-    const sandbox = detectSandbox({ env: { PATH: `relative/dir${path.delimiter}${dir}` }, platform: 'linux' });
+    const sandbox = detectSandbox({ env: { PATH: `relative/dir${path.delimiter}${dir}` }, platform: 'linux', systemDirs: [dir] });
     assert.equal(sandbox.available, false);
     assert.equal(!sandbox.available && sandbox.reason, `${fake} is installed but cannot start a sandbox here (exit 1: bwrap: No permissions to creating new namespace)`);
+  });
+
+  it('ignores a bwrap earlier on PATH outside the system folders, and has no sandbox when that is the only one', async () => {
+    const fake = path.join(dir, 'bwrap');
+    await fs.writeFile(fake, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const system = detectSandbox({ env: { PATH: `${dir}${path.delimiter}/usr/bin/` }, platform: 'linux' });
+    assert.deepEqual([system.name, system.available && system.program], ['bwrap', '/usr/bin/bwrap']);
+    const only = detectSandbox({ env: { PATH: dir }, platform: 'linux' });
+    const reason = `the only bwrap on PATH is ${fake}, outside the system folders (/usr/bin, /bin, /usr/local/bin, /usr/sbin, /sbin) where Garuda trusts it`;
+    assert.deepEqual(only, { name: 'none', available: false, reason, description: `hooks run with your full user permissions, because ${reason}.` });
   });
 
   it('has no sandbox on Windows, or on macOS without /usr/bin/sandbox-exec', () => {
@@ -70,15 +81,24 @@ describe('sandbox commands', () => {
     assert.deepEqual(sandboxedCommand(none, 'echo hi', policy), { argv: ['/bin/sh', '-c', 'echo hi'], env: {} });
   });
 
+  const host: BwrapHost = { run: true, varTmp: true };
+
   it('gives bwrap a read-only system, a writable root and temp folder, private /tmp, /dev and /proc, and no network', () => {
-    assert.deepEqual(bwrapArgv('/usr/bin/bwrap', 'echo hi', policy), [
+    const readOnly = (name: string) => ['--ro-bind-try', `/work/project/${name}`, `/work/project/${name}`];
+    assert.deepEqual(bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host), [
       '/usr/bin/bwrap',
       '--ro-bind', '/', '/',
       '--dev', '/dev',
       '--proc', '/proc',
       '--tmpfs', '/tmp',
+      '--tmpfs', '/run',
+      '--tmpfs', '/var/tmp',
       '--bind', '/work/project', '/work/project',
       '--bind', '/tmp/garuda-hook-x', '/tmp/garuda-hook-x',
+      ...['.git', '.vscode', '.garuda', '.claude', '.cursor', '.codex', '.gemini', '.windsurf', '.kiro', '.clinerules', '.idea', '.github/hooks'].flatMap(readOnly),
+      '--unsetenv', 'SSH_AUTH_SOCK',
+      '--unsetenv', 'DBUS_SESSION_BUS_ADDRESS',
+      '--unsetenv', 'DBUS_SYSTEM_BUS_ADDRESS',
       '--unshare-pid',
       '--unshare-ipc',
       '--unshare-net',
@@ -87,7 +107,32 @@ describe('sandbox commands', () => {
       '--',
       '/bin/sh', '-c', 'echo hi',
     ]);
-    assert.equal(bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network: true }).includes('--unshare-net'), false);
+    assert.equal(bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network: true }, host).includes('--unshare-net'), false);
+  });
+
+  it('empties /run only without network, never a symlinked /run, and always /var/tmp and a runtime folder outside /run', () => {
+    const emptied = (network: boolean, on: BwrapHost) => {
+      const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network }, on);
+      return argv.flatMap((arg, i) => (arg === '--tmpfs' ? [argv[i + 1]] : []));
+    };
+    const underRun = { run: true, varTmp: true, runtimeDir: '/run/user/1000' };
+    assert.deepEqual(emptied(false, underRun), ['/tmp', '/run', '/var/tmp']);
+    // /etc/resolv.conf may point into /run: a hook with network keeps it, but not the user's own sockets.
+    assert.deepEqual(emptied(true, underRun), ['/tmp', '/var/tmp', '/run/user/1000']);
+    assert.deepEqual(emptied(false, { run: false, varTmp: false, runtimeDir: '/home/u/.run' }), ['/tmp', '/home/u/.run']);
+  });
+
+  it('reads /run, /var/tmp and a real, absolute $XDG_RUNTIME_DIR from the host', async () => {
+    const dir = await tempDir();
+    try {
+      await fs.symlink(dir, `${dir}-link`);
+      assert.deepEqual(bwrapHost({ XDG_RUNTIME_DIR: `${dir}-link` }), { run: true, varTmp: true, runtimeDir: dir });
+      assert.deepEqual(bwrapHost({ XDG_RUNTIME_DIR: 'relative' }), { run: true, varTmp: true });
+      assert.deepEqual(bwrapHost({ XDG_RUNTIME_DIR: path.join(dir, 'missing') }), { run: true, varTmp: true });
+    } finally {
+      await fs.rm(`${dir}-link`, { force: true });
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('points TMPDIR at the run temp folder inside a sandbox', () => {
@@ -155,7 +200,8 @@ describe('hooks in the bwrap sandbox', () => {
   });
 
   it('writes inside the root and its temp folder, but nowhere else', async () => {
-    const outside = await fs.mkdtemp('/var/tmp/garuda-outside-');
+    // Not /var/tmp or /tmp, which the sandbox replaces: a folder the host can write to, read-only inside.
+    const outside = await fs.mkdtemp(path.resolve('out/garuda-outside-'));
     const hostTmp = await tempDir();
     try {
       const set = await withHooks({
@@ -178,6 +224,70 @@ describe('hooks in the bwrap sandbox', () => {
       await fs.rm(outside, { recursive: true, force: true });
       await fs.rm(hostTmp, { recursive: true, force: true });
     }
+  });
+
+  it('cannot connect to Unix sockets in /run or /var/tmp without network; with network: true only to those in /run', async () => {
+    const id = randomUUID().slice(0, 8);
+    // Root may create sockets in /run itself; anyone else in their runtime folder under /run/user.
+    const runDir = await fs.access('/run', constants.W_OK).then(() => '/run', () => process.env.XDG_RUNTIME_DIR ?? '/run');
+    const sockets = [path.join(runDir, `garuda-test-${id}.sock`), `/var/tmp/garuda-test-${id}.sock`];
+    let connections = 0;
+    const servers = await Promise.all(sockets.map((socketPath) => new Promise<net.Server>((resolve, reject) => {
+      const server = net.createServer((socket) => {
+        connections++;
+        socket.end();
+      });
+      server.once('error', reject).listen(socketPath, () => resolve(server));
+    })));
+    const script = path.join(env.root, 'connect.js');
+    await fs.writeFile(script, `
+      const net = require('net');
+      const tries = process.argv.slice(2).map((p) => new Promise((resolve) => {
+        net.connect(p).on('connect', function () { this.end(); resolve(p + ': connected'); }).on('error', (e) => resolve(p + ': ' + e.code));
+      }));
+      Promise.all(tries).then((lines) => { console.error(lines.join('\\n')); process.exit(2); });
+    `);
+    const connect = `"${process.execPath}" connect.js ${sockets.join(' ')}`;
+    try {
+      const offline = await runner().preToolUse(await withHooks({ preToolUse: [{ command: connect }] }), bash);
+      assert.deepEqual([offline.decision, offline.reason, connections], ['deny', `${sockets[0]}: ENOENT\n${sockets[1]}: ENOENT`, 0]);
+      const online = await runner().preToolUse(await withHooks({ preToolUse: [{ command: connect, network: true }] }), bash);
+      // A runtime folder under /run is emptied even with network: only /run's own sockets stay.
+      const inRun = runDir === '/run' ? 'connected' : 'ENOENT';
+      assert.deepEqual([online.decision, online.reason, connections], ['deny', `${sockets[0]}: ${inRun}\n${sockets[1]}: ENOENT`, runDir === '/run' ? 1 : 0]);
+    } finally {
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+      await Promise.all(sockets.map((socketPath) => fs.rm(socketPath, { force: true })));
+    }
+  });
+
+  it('does not inherit the ssh agent or the D-Bus addresses', async () => {
+    const set = await withHooks({
+      preToolUse: [{ command: 'echo "${SSH_AUTH_SOCK-unset} ${DBUS_SESSION_BUS_ADDRESS-unset} ${DBUS_SYSTEM_BUS_ADDRESS-unset} $KEPT" >&2; exit 2' }],
+    });
+    const vars = { SSH_AUTH_SOCK: '/x/agent.sock', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/x/bus', DBUS_SYSTEM_BUS_ADDRESS: 'unix:path=/x/system', KEPT: 'kept' };
+    const outcome = await createHookRunner({ sandbox: bwrapSandbox(), env: { ...process.env, ...vars } }).preToolUse(set, bash);
+    assert.deepEqual([outcome.decision, outcome.reason], ['deny', 'unset unset unset kept']);
+  });
+
+  it('cannot write where git, editors and agents find commands to run, but writes the rest of the root', async () => {
+    for (const dir of ['.git/hooks', '.vscode', '.garuda', 'src']) await fs.mkdir(path.join(env.root, dir), { recursive: true });
+    await fs.writeFile(path.join(env.root, '.git/config'), '[core]\n');
+    const set = await withHooks({
+      postToolUse: [{
+        command: 'echo x > .git/hooks/x; echo "[core] fsmonitor = evil" >> .git/config; echo {} > .vscode/tasks.json; echo {} > .garuda/hooks.json; echo a > src/a.txt; exit 2',
+      }],
+    });
+    const outcome = await runner().postToolUse(set, bash, '');
+    assert.deepEqual(outcome.feedback!.split('\n').slice(1, -1), [
+      '/bin/sh: 1: cannot create .git/hooks/x: Read-only file system',
+      '/bin/sh: 1: cannot create .git/config: Read-only file system',
+      '/bin/sh: 1: cannot create .vscode/tasks.json: Read-only file system',
+      '/bin/sh: 1: cannot create .garuda/hooks.json: Read-only file system',
+    ]);
+    assert.equal(await fs.readFile(path.join(env.root, '.git/config'), 'utf8'), '[core]\n');
+    assert.deepEqual(await Promise.all(['.git/hooks', '.vscode', '.garuda'].map((dir) => fs.readdir(path.join(env.root, dir)))), [[], [], []]);
+    assert.equal(await fs.readFile(path.join(env.root, 'src/a.txt'), 'utf8'), 'a\n');
   });
 
   it('can read its input file, in a new PID namespace that hides the host processes', async () => {
