@@ -67,10 +67,10 @@ async function check(argv: string[]): Promise<number> {
   if (event !== 'stop' && !values.tool) throw new UsageError(`--tool is required for ${event}`);
   const input = parseJsonOption('--input', values.input as string | undefined, {});
   const set = await loadSet(values.root as string | undefined);
-  const home = garudaHome();
+  const log = createAuditLog(garudaHome());
   const runner = createHookRunner({
     sandbox: detectSandbox,
-    audit: createAuditLog(home),
+    audit: log,
     onAuditError: (error) => console.error(`garuda-hooks: the audit log could not be written: ${error.message}`),
   });
   let outcome: HookOutcome;
@@ -85,7 +85,8 @@ async function check(argv: string[]): Promise<number> {
       ? await runner.preToolUse(set, call)
       : await runner.postToolUse(set, call, parseJsonOption('--result', values.result as string | undefined, null));
   }
-  await flushAudit();
+  // Audit lines are written in the background during a run; the process must not exit before they land.
+  await log.flush();
   if (values.json) console.log(JSON.stringify(outcomeJson(outcome)));
   else printOutcome(outcome);
   if (outcome.decision === 'deny' || outcome.decision === 'continue') return 2;
@@ -235,11 +236,6 @@ function parseJsonOption(flag: string, text: string | undefined, fallback: unkno
   } catch (error) {
     throw new UsageError(`${flag} is not valid JSON: ${(error as Error).message}`);
   }
-}
-
-/** Audit appends run in the background during a check; the CLI must not exit before they land. */
-async function flushAudit(): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
 }
 
 // A signal's default action ends the CLI without 'exit', where the executor kills the hooks' process
