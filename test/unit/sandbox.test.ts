@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { bwrapArgv, bwrapHost, type BwrapHost } from '../../src/core/bwrap';
 import { loadHookSet } from '../../src/core/hookSet';
@@ -200,8 +201,9 @@ describe('hooks in the bwrap sandbox', () => {
   });
 
   it('writes inside the root and its temp folder, but nowhere else', async () => {
-    // Not /var/tmp or /tmp, which the sandbox replaces: a folder the host can write to, read-only inside.
-    const outside = await fs.mkdtemp(path.resolve('out/garuda-outside-'));
+    // A folder the host can write to and the sandbox shows read-only: in the home folder, not in /tmp,
+    // /var/tmp or /run (which the sandbox replaces, and where a CI checkout may well live).
+    const outside = await fs.mkdtemp(path.join(os.homedir(), '.garuda-outside-'));
     const hostTmp = await tempDir();
     try {
       const set = await withHooks({
