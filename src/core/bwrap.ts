@@ -10,7 +10,7 @@ import type { SandboxPolicy } from './sandbox';
  */
 export const PROTECTED_IN_ROOT = [
   '.git', '.vscode', '.garuda', '.claude', '.cursor', '.codex', '.gemini', '.windsurf', '.kiro', '.clinerules', '.idea',
-  '.github/hooks',
+  '.github/hooks', '.husky', '.envrc', '.devcontainer',
 ] as const;
 
 /** Variables that lead to the user's agents and buses (sockets that are hidden in the sandbox anyway). */

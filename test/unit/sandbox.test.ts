@@ -96,7 +96,7 @@ describe('sandbox commands', () => {
       '--tmpfs', '/var/tmp',
       '--bind', '/work/project', '/work/project',
       '--bind', '/tmp/garuda-hook-x', '/tmp/garuda-hook-x',
-      ...['.git', '.vscode', '.garuda', '.claude', '.cursor', '.codex', '.gemini', '.windsurf', '.kiro', '.clinerules', '.idea', '.github/hooks'].flatMap(readOnly),
+      ...['.git', '.vscode', '.garuda', '.claude', '.cursor', '.codex', '.gemini', '.windsurf', '.kiro', '.clinerules', '.idea', '.github/hooks', '.husky', '.envrc', '.devcontainer'].flatMap(readOnly),
       '--unsetenv', 'SSH_AUTH_SOCK',
       '--unsetenv', 'DBUS_SESSION_BUS_ADDRESS',
       '--unsetenv', 'DBUS_SYSTEM_BUS_ADDRESS',
@@ -275,9 +275,10 @@ describe('hooks in the bwrap sandbox', () => {
   it('cannot write where git, editors and agents find commands to run, but writes the rest of the root', async () => {
     for (const dir of ['.git/hooks', '.vscode', '.garuda', 'src']) await fs.mkdir(path.join(env.root, dir), { recursive: true });
     await fs.writeFile(path.join(env.root, '.git/config'), '[core]\n');
+    await fs.writeFile(path.join(env.root, '.envrc'), '');
     const set = await withHooks({
       postToolUse: [{
-        command: 'echo x > .git/hooks/x; echo "[core] fsmonitor = evil" >> .git/config; echo {} > .vscode/tasks.json; echo {} > .garuda/hooks.json; echo a > src/a.txt; exit 2',
+        command: 'echo x > .git/hooks/x; echo "[core] fsmonitor = evil" >> .git/config; echo {} > .vscode/tasks.json; echo {} > .garuda/hooks.json; echo evil >> .envrc; echo a > src/a.txt; exit 2',
       }],
     });
     const outcome = await runner().postToolUse(set, bash, '');
@@ -286,6 +287,7 @@ describe('hooks in the bwrap sandbox', () => {
       '/bin/sh: 1: cannot create .git/config: Read-only file system',
       '/bin/sh: 1: cannot create .vscode/tasks.json: Read-only file system',
       '/bin/sh: 1: cannot create .garuda/hooks.json: Read-only file system',
+      '/bin/sh: 1: cannot create .envrc: Read-only file system',
     ]);
     assert.equal(await fs.readFile(path.join(env.root, '.git/config'), 'utf8'), '[core]\n');
     assert.deepEqual(await Promise.all(['.git/hooks', '.vscode', '.garuda'].map((dir) => fs.readdir(path.join(env.root, dir)))), [[], [], []]);
