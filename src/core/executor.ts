@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { onProcessExit } from './processExit';
 
 /** One command to run as a hook. */
 export interface ExecRequest {
@@ -47,7 +48,7 @@ const DRAIN_MS = 50;
 
 const liveGroups = new Set<number>();
 // A hook's process group must not outlive the CLI or the extension host that started it.
-process.once('exit', () => liveGroups.forEach((pid) => killGroup(pid, 'SIGKILL')));
+onProcessExit(() => liveGroups.forEach((pid) => killGroup(pid, 'SIGKILL')));
 
 export async function runCommand(request: ExecRequest): Promise<ExecResult> {
   const limit = request.outputLimit ?? OUTPUT_LIMIT_BYTES;

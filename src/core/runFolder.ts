@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { onProcessExit } from './processExit';
 
 export interface RunFolder {
   /** A real path (sandboxes bind and match real paths; macOS's temp folder is behind a symlink). */
@@ -53,7 +54,7 @@ export function createRunFolder(input: string, ownFolder: boolean): RunFolder {
  */
 function privateFolder(): string {
   const dir = inMemoryFolder() ?? makeFolder(os.tmpdir(), 'garuda-hooks-');
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  onProcessExit(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
