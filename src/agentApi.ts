@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { registerAgentCommands } from './agentCommands';
 import type { ActiveHook, GarudaHooksApi, HooksRunEvent, PostToolUseResult, PreToolUseResult, StopRequest, StopResult, ToolCallRequest } from './api';
-import type { HookSet } from './core/hookSet';
+import { uniqueActiveHooks, type HookSet } from './core/hookSet';
 import { SYSTEM_PROMPT_NOTE } from './core/modelText';
 import type { HookOutcome } from './core/runner';
 import type { Ctx } from './ctx';
@@ -70,25 +70,17 @@ export function createAgentApi(ctx: Ctx, ready: Promise<void>): Omit<GarudaHooks
 }
 
 function activeHooks(ctx: Ctx): ActiveHook[] {
-  const seen = new Set<string>();
-  return ctx.sets().flatMap((set) =>
-    set.active.flatMap((hook) => {
-      const key = `${hook.file}#${hook.event}#${hook.index}`;
-      if (seen.has(key)) return [];
-      seen.add(key);
-      return [{
-        source: hook.source,
-        event: hook.event,
-        command: hook.command,
-        tools: hook.tools,
-        timeoutMs: hook.timeoutMs,
-        network: hook.network,
-        onFailure: hook.onFailure,
-        ...(hook.source === 'project' && { folder: set.root }),
-        file: hook.file,
-      }];
-    }),
-  );
+  return uniqueActiveHooks(ctx.sets()).map(({ hook, root }) => ({
+    source: hook.source,
+    event: hook.event,
+    command: hook.command,
+    tools: hook.tools,
+    timeoutMs: hook.timeoutMs,
+    network: hook.network,
+    onFailure: hook.onFailure,
+    ...(hook.source === 'project' && { folder: root }),
+    file: hook.file,
+  }));
 }
 
 function toRunEvent(outcome: HookOutcome, set: HookSet): HooksRunEvent {

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { cleanLine } from './core/clean';
 import { describeHook } from './core/consent';
 import { formatProblem, type Hook } from './core/hookConfig';
+import { uniqueProblems } from './core/hookSet';
 import { projectHooksFile, userHooksFile } from './core/paths';
 import type { Ctx } from './ctx';
 import { revealJsonPath } from './jsonLocation';
@@ -46,9 +47,9 @@ async function showActiveHooks(ctx: Ctx): Promise<void> {
     const active = set.projectConsent === 'allowed' || set.projectConsent === 'allowed_once';
     items.push(...set.project.hooks.map((hook) => hookItem(hook, active)));
   }
-  const problems = new Map(sets.flatMap((set) => set.problems.map((p) => [formatProblem(p), p] as const)));
-  if (problems.size > 0) items.push({ label: 'Problems', kind: vscode.QuickPickItemKind.Separator });
-  for (const [text, problem] of problems) items.push({ label: `$(error) ${cleanLine(text, 300)}`, file: problem.file, jsonPath: problem.path });
+  const problems = uniqueProblems(sets);
+  if (problems.length > 0) items.push({ label: 'Problems', kind: vscode.QuickPickItemKind.Separator });
+  for (const problem of problems) items.push({ label: `$(error) ${cleanLine(formatProblem(problem), 300)}`, file: problem.file, jsonPath: problem.path });
   for (const notice of new Set(sets.flatMap((set) => set.notices))) items.push({ label: `$(warning) ${cleanLine(notice, 300)}` });
 
   const picked = await vscode.window.showQuickPick(items, { title: 'Garuda Hooks: Active Hooks', matchOnDescription: true, matchOnDetail: true });

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ConfigProblem } from './core/hookConfig';
+import { uniqueProblems } from './core/hookSet';
 import type { Ctx } from './ctx';
 import { rangeOfPath, rangeOfSpan } from './jsonLocation';
 
@@ -9,15 +10,9 @@ export function registerConfigDiagnostics(ctx: Ctx): void {
   const collection = vscode.languages.createDiagnosticCollection('garuda-hooks-config');
   ctx.subscriptions.push(collection);
   const refresh = async () => {
-    const byFile = new Map<string, Map<string, ConfigProblem>>();
-    for (const problem of ctx.sets().flatMap((set) => set.problems)) {
-      const problems = byFile.get(problem.file) ?? new Map<string, ConfigProblem>();
-      problems.set(`${problem.path.join('.')}|${problem.message}`, problem);
-      byFile.set(problem.file, problems);
-    }
-    const entries = await Promise.all(
-      [...byFile].map(async ([file, problems]) => [vscode.Uri.file(file), await toDiagnostics(file, [...problems.values()])] as const),
-    );
+    const byFile = new Map<string, ConfigProblem[]>();
+    for (const problem of uniqueProblems(ctx.sets())) byFile.set(problem.file, [...(byFile.get(problem.file) ?? []), problem]);
+    const entries = await Promise.all([...byFile].map(async ([file, problems]) => [vscode.Uri.file(file), await toDiagnostics(file, problems)] as const));
     collection.clear();
     for (const [uri, diagnostics] of entries) collection.set(uri, diagnostics);
   };

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Config } from './config';
 import { createAuditLog, type AuditLog } from './core/audit';
 import { cleanLine } from './core/clean';
-import type { HookSet } from './core/hookSet';
+import { uniqueActiveHooks, uniqueProblems, type HookSet } from './core/hookSet';
 import { garudaHome } from './core/paths';
 import { createHookRunner, type HookOutcome, type HookRunner } from './core/runner';
 import { detectSandbox, type SandboxInfo } from './core/sandbox';
@@ -72,11 +72,8 @@ export class Ctx implements vscode.Disposable {
 
   summary(): HooksSummary {
     const sets = this.sets();
-    const userActive = sets[0]?.user.hooks.length ?? 0;
-    const projectActive = sets.reduce((n, set) => n + set.active.filter((h) => h.source === 'project').length, 0);
-    const files = new Map(sets.flatMap((set) => set.problems.map((p) => [`${p.file}|${p.path.join('.')}|${p.message}`, p] as const)));
     const pendingConsent = sets.filter((set) => set.projectConsent === 'unreviewed' || set.projectConsent === 'changed').length;
-    return { active: userActive + projectActive, problems: files.size, pendingConsent };
+    return { active: uniqueActiveHooks(sets).length, problems: uniqueProblems(sets).length, pendingConsent };
   }
 
   private logOutcome(outcome: HookOutcome): void {

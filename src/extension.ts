@@ -46,7 +46,3 @@ export function activate(context: vscode.ExtensionContext): GarudaHooksApi & { t
     throw error;
   }
 }
-
-export function deactivate(): void {
-  // Everything is disposed through the extension context's subscriptions.
-}

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConsentState } from './core/consent';
-import { loadHookSet, type HookSet, type ProjectConsent } from './core/hookSet';
+import { loadHookSet, uniqueProblems, type HookSet, type ProjectConsent } from './core/hookSet';
 import { formatProblem } from './core/hookConfig';
 import { trustFile, userHooksFile } from './core/paths';
 import { policyLocation } from './core/policy';
@@ -97,16 +97,11 @@ export class WorkspaceHooks implements vscode.Disposable {
   private logLoad(reason: string, ms: number): void {
     const sets = this.folders.length > 0 ? this.folders.map((f) => f.set) : this.userOnly ? [this.userOnly] : [];
     this.log.info(`Loaded hooks (${reason}) in ${ms.toFixed(1)} ms`);
-    const reported = new Set<string>();
     for (const set of sets) {
       const project = set.project.hooks.length > 0 ? `, ${set.project.hooks.length} project (consent: ${set.projectConsent})` : '';
       this.log.info(`  ${set.root}: ${set.user.hooks.length} user${project}; ${set.active.length} active`);
-      for (const line of [...set.problems.map(formatProblem), ...set.notices]) {
-        if (reported.has(line)) continue;
-        reported.add(line);
-        this.log.warn(`  ${line}`);
-      }
     }
+    for (const line of new Set([...uniqueProblems(sets).map(formatProblem), ...sets.flatMap((set) => set.notices)])) this.log.warn(`  ${line}`);
   }
 
   /** One watcher per folder for its `.garuda/hooks.json`; returns true so it chains in a handler. */

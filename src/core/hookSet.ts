@@ -110,3 +110,23 @@ function skippedBecause(consent: ProjectConsent, root: string, policy: TeamPolic
       return undefined;
   }
 }
+
+/**
+ * Every folder's set repeats the user file's problems and hooks: these list each one once, for the
+ * views that show all folders together.
+ */
+export function uniqueProblems(sets: readonly HookSet[]): ConfigProblem[] {
+  return [...new Map(sets.flatMap((set) => set.problems.map((problem) => [formatProblem(problem), problem] as const))).values()];
+}
+
+/** The hooks in force across sets, each once, with the root a project hook belongs to. */
+export function uniqueActiveHooks(sets: readonly HookSet[]): { hook: Hook; root: string }[] {
+  const seen = new Map<string, { hook: Hook; root: string }>();
+  for (const set of sets) {
+    for (const hook of set.active) {
+      const key = `${hook.file}#${hook.event}#${hook.index}`;
+      if (!seen.has(key)) seen.set(key, { hook, root: set.root });
+    }
+  }
+  return [...seen.values()];
+}
