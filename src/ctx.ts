@@ -6,6 +6,7 @@ import { uniqueActiveHooks, uniqueProblems, type HookSet } from './core/hookSet'
 import { garudaHome } from './core/paths';
 import { createHookRunner, type HookOutcome, type HookRunner } from './core/runner';
 import { detectSandbox, type SandboxInfo } from './core/sandbox';
+import { WarmSandboxes } from './core/warmSandbox';
 import { WindowConsent } from './consent';
 import { WorkspaceHooks } from './workspaceHooks';
 
@@ -28,6 +29,8 @@ export class Ctx implements vscode.Disposable {
   readonly audit: AuditLog;
   readonly hooks: WorkspaceHooks;
   readonly runner: HookRunner;
+  /** Sandboxes kept up between tool calls: starting one per hook run costs more than the hook's shell. */
+  private readonly warmSandboxes = new WarmSandboxes({ onProblem: (message) => this.log.warn(message) });
   private readonly ran = new vscode.EventEmitter<{ outcome: HookOutcome; set: HookSet }>();
   /** Fires after every event that ran at least one hook. */
   readonly onDidRunHooks = this.ran.event;
@@ -41,6 +44,7 @@ export class Ctx implements vscode.Disposable {
     this.hooks = new WorkspaceHooks(this.home, this.log, (folder, stored, hash) => this.windowConsent.stateFor(folder, stored, hash));
     this.runner = createHookRunner({
       sandbox: detectSandbox,
+      warmSandboxes: this.warmSandboxes,
       audit: this.audit,
       onDidRun: (outcome, set) => {
         this.logOutcome(outcome);
@@ -48,7 +52,7 @@ export class Ctx implements vscode.Disposable {
       },
       onAuditError: (error) => this.log.error(`The audit log ${this.audit.file} could not be written: ${error.message}`),
     });
-    this.subscriptions.push(this.log, this.hooks, this.ran);
+    this.subscriptions.push(this.log, this.hooks, this.ran, this.warmSandboxes);
     extension.subscriptions.push(this);
   }
 

@@ -31,11 +31,26 @@ export function bwrapHost(env: NodeJS.ProcessEnv = process.env): BwrapHost {
   return { run: isDir('/run'), varTmp: isDir('/var/tmp'), ...(runtimeDir !== undefined && { runtimeDir }) };
 }
 
+/** What a sandbox may write and reach; `writable` folders are bound at the same path. */
+export interface BwrapLimits {
+  readonly root: string;
+  readonly writable: readonly string[];
+  readonly network: boolean;
+}
+
 /**
  * `program` runs `sh -c command` with the whole filesystem read-only except the workspace root and
  * the run's temp folder, a private /tmp, fresh /dev and /proc, its own PID and IPC namespaces and,
  * unless the hook asks for network, its own network namespace (only a loopback of its own, so not
  * even servers on the host's 127.0.0.1 are reachable).
+ */
+export function bwrapArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost = bwrapHost()): string[] {
+  const limits = { root: policy.root, writable: [policy.root, policy.tempDir], network: policy.network };
+  return [...bwrapSandboxArgv(program, limits, host), '/bin/sh', '-c', command];
+}
+
+/**
+ * bwrap's arguments up to the program it runs (ending with `--`).
  *
  * A network namespace does not cover Unix sockets in the filesystem (the session bus, whose
  * `systemd-run --user` runs anything outside; docker.sock; ssh-agent): /var/tmp, /run and
@@ -46,12 +61,7 @@ export function bwrapHost(env: NodeJS.ProcessEnv = process.env): BwrapHost {
  * terminal to inject keystrokes into), and staying in bwrap's process group lets a timeout's TERM
  * reach the hook itself. Whatever remains dies with the namespace's pid 1 when bwrap is killed.
  */
-export function bwrapArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost = bwrapHost()): string[] {
-  const emptied = [
-    ...(host.run && !policy.network ? ['/run'] : []),
-    ...(host.varTmp ? ['/var/tmp'] : []),
-    ...(host.runtimeDir !== undefined && host.runtimeDir !== '/' && !(host.run && !policy.network && isUnder(host.runtimeDir, '/run')) ? [host.runtimeDir] : []),
-  ];
+export function bwrapSandboxArgv(program: string, limits: BwrapLimits, host: BwrapHost): string[] {
   return [
     program,
     '--ro-bind', '/', '/',
@@ -59,23 +69,39 @@ export function bwrapArgv(program: string, command: string, policy: SandboxPolic
     '--proc', '/proc',
     // Before the binds: a root or temp folder under /tmp is then mounted inside the private /tmp.
     '--tmpfs', '/tmp',
-    ...emptied.flatMap((dir) => ['--tmpfs', dir]),
-    '--bind', policy.root, policy.root,
-    '--bind', policy.tempDir, policy.tempDir,
-    // After both binds: a temp folder that is the root itself would otherwise bind it writable again.
-    ...PROTECTED_IN_ROOT.flatMap((name) => {
-      const inside = path.join(policy.root, name);
-      return ['--ro-bind-try', inside, inside];
-    }),
+    ...emptiedDirs(limits.network, host).flatMap((dir) => ['--tmpfs', dir]),
+    ...limits.writable.flatMap((dir) => ['--bind', dir, dir]),
+    // After the writable binds: a temp folder that is the root itself would otherwise bind it writable again.
+    ...protectedPaths(limits.root).flatMap((inside) => ['--ro-bind-try', inside, inside]),
     ...UNSET.flatMap((name) => ['--unsetenv', name]),
     '--unshare-pid',
     '--unshare-ipc',
-    ...(policy.network ? [] : ['--unshare-net']),
+    ...(limits.network ? [] : ['--unshare-net']),
     '--die-with-parent',
-    '--chdir', policy.root,
+    '--chdir', limits.root,
     '--',
-    '/bin/sh', '-c', command,
   ];
+}
+
+/** Folders mounted empty in the sandbox: where Unix sockets live. */
+function emptiedDirs(network: boolean, host: BwrapHost): string[] {
+  return [
+    ...(host.run && !network ? ['/run'] : []),
+    ...(host.varTmp ? ['/var/tmp'] : []),
+    ...(host.runtimeDir !== undefined && host.runtimeDir !== '/' && !(host.run && !network && isUnder(host.runtimeDir, '/run')) ? [host.runtimeDir] : []),
+  ];
+}
+
+/** The PROTECTED_IN_ROOT paths of `root`. */
+export function protectedPaths(root: string): string[] {
+  return PROTECTED_IN_ROOT.map((name) => path.join(root, name));
+}
+
+/** The environment a sandboxed hook gets from `env`: without the addresses of the user's agents and buses. */
+export function withoutHostSockets(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const kept = { ...env };
+  for (const name of UNSET) delete kept[name];
+  return kept;
 }
 
 function isDir(dir: string): boolean {

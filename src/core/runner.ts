@@ -7,6 +7,7 @@ import { hookSetWarnings, type HookSet } from './hookSet';
 import { policyRefusal } from './policy';
 import { createRunFolder } from './runFolder';
 import { sandboxedCommand, type SandboxInfo } from './sandbox';
+import type { WarmSandboxes } from './warmSandbox';
 import { matchingHooks, stopHooks } from './matchingHooks';
 import type { ToolTarget } from './toolNames';
 
@@ -73,6 +74,8 @@ export interface RunnerDeps {
   /** The environment hooks inherit; defaults to this process's. */
   readonly env?: NodeJS.ProcessEnv;
   readonly exec?: (request: ExecRequest) => Promise<ExecResult>;
+  /** Long-lived bwrap sandboxes for a long-lived process (the editor); without them each run starts its own. */
+  readonly warmSandboxes?: WarmSandboxes;
   /** Called after every event that ran at least one hook. */
   readonly onDidRun?: (outcome: HookOutcome, set: HookSet) => void;
   /** Called when the audit log cannot be written: a lost entry must not go unnoticed. */
@@ -106,8 +109,14 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
     if (refusal) return refused(hook, refusal, true);
     const input = JSON.stringify(payload);
     const box = sandbox();
+    const hookEnv = { ...env, ...vars, GARUDA_PROJECT_DIR: set.root };
     let folder: ReturnType<typeof createRunFolder> | undefined;
     try {
+      if (box.name === 'bwrap' && deps.warmSandboxes) {
+        const key = { program: box.program, root: set.root, network: hook.network, source: hook.source };
+        const result = await deps.warmSandboxes.run(key, { command: hook.command, env: hookEnv, stdin: input, timeoutMs: hook.timeoutMs });
+        if (result) return decide(hook, result);
+      }
       // A sandbox gets a fresh folder per run as the hook's only writable temp folder.
       folder = createRunFolder(input, box.available);
       const sandboxed = sandboxedCommand(box, hook.command, { root: set.root, tempDir: folder.dir, network: hook.network });
@@ -115,7 +124,7 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
         command: hook.command,
         argv: sandboxed.argv,
         cwd: set.root,
-        env: { ...env, ...vars, ...sandboxed.env, GARUDA_HOOK_INPUT: folder.inputFile, GARUDA_PROJECT_DIR: set.root },
+        env: { ...hookEnv, ...sandboxed.env, GARUDA_HOOK_INPUT: folder.inputFile },
         stdin: input,
         timeoutMs: hook.timeoutMs,
       });

@@ -82,4 +82,16 @@ describe('the agent API and its commands', () => {
     const pre = await vscode.commands.executeCommand<{ decision: string; reason?: string }>('garudaHooks.preToolUse', { tool: 'bash', input: { command: 'ls' }, folder: beta });
     assert.deepEqual([pre.decision, pre.reason], ['deny', beta]);
   });
+
+  it('keeps a warm sandbox for the calls of a folder, while the CLI starts one per hook', async () => {
+    await setUserHooks(api, { hooks: { preToolUse: [{ command: 'readlink /proc/self/ns/pid >&2; exit 2' }] } });
+    const call = { tool: 'bash', input: { command: 'ls' }, folder: folder('alpha').uri };
+    const first = await api.preToolUse(call);
+    const second = await api.preToolUse(call);
+    const fromCli = await cli(['--event', 'preToolUse', '--tool', 'bash', '--input', JSON.stringify(call.input)]);
+    assert.match(first.reason!, /^pid:\[\d+\]$/);
+    assert.equal(second.reason, first.reason);
+    assert.match(fromCli.reason!, /^pid:\[\d+\]$/);
+    assert.notEqual(fromCli.reason, first.reason);
+  });
 });

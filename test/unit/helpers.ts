@@ -75,3 +75,13 @@ export function bwrapSandbox(): Extract<SandboxInfo, { available: true }> {
   }
   return sandbox;
 }
+
+/** Host pids of the processes whose arguments contain `token`, found by the host's /proc: pids inside a sandbox are not the host's. */
+export async function processesWith(token: string, which: (argv: string[]) => boolean = () => true): Promise<number[]> {
+  const pids = (await fs.readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const matching = await Promise.all(pids.map(async (pid) => {
+    const argv = (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    return argv.some((arg) => arg.includes(token)) && which(argv) ? [Number(pid)] : [];
+  }));
+  return matching.flat();
+}

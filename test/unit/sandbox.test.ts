@@ -10,20 +10,11 @@ import { loadHookSet } from '../../src/core/hookSet';
 import { macosProfile, sandboxExecArgv } from '../../src/core/macosProfile';
 import { createHookRunner } from '../../src/core/runner';
 import { detectSandbox, sandboxedCommand, sandboxLine } from '../../src/core/sandbox';
-import { bwrapSandbox, fixture, tempDir, userHooks, waitFor, worker, writeJson } from './helpers';
+import { WarmSandboxes } from '../../src/core/warmSandbox';
+import { bwrapSandbox, fixture, processesWith, tempDir, userHooks, waitFor, worker, writeJson } from './helpers';
 
 const policy = { root: '/work/project', tempDir: '/tmp/garuda-hook-x', network: false };
 const LIMITS = 'hooks can write only in the workspace and a private temp folder, and reach the network only with "network": true.';
-
-/** Host pids of the processes whose arguments contain `token`, found by the host's /proc: pids inside a sandbox are not the host's. */
-async function processesWith(token: string, which: (argv: string[]) => boolean = () => true): Promise<number[]> {
-  const pids = (await fs.readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  const matching = await Promise.all(pids.map(async (pid) => {
-    const argv = (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
-    return argv.some((arg) => arg.includes(token)) && which(argv) ? [Number(pid)] : [];
-  }));
-  return matching.flat();
-}
 
 describe('sandbox detection', () => {
   let dir: string;
@@ -167,14 +158,20 @@ describe('sandbox commands', () => {
   });
 });
 
-describe('hooks in the bwrap sandbox', () => {
+// The CLI starts a sandbox per run; the editor keeps warm ones: both must isolate alike.
+for (const mode of ['a sandbox per run', 'a warm sandbox'] as const) describe(`hooks in the bwrap sandbox (${mode})`, () => {
   let env: Awaited<ReturnType<typeof fixture>>;
+  let warmSandboxes: WarmSandboxes | undefined;
   beforeEach(async () => {
     env = await fixture();
+    warmSandboxes = mode === 'a warm sandbox' ? new WarmSandboxes() : undefined;
   });
-  afterEach(() => env.cleanup());
+  afterEach(async () => {
+    warmSandboxes?.dispose();
+    await env.cleanup();
+  });
 
-  const runner = () => createHookRunner({ sandbox: bwrapSandbox() });
+  const runner = (hostEnv?: NodeJS.ProcessEnv) => createHookRunner({ sandbox: bwrapSandbox(), ...(warmSandboxes && { warmSandboxes }), ...(hostEnv && { env: hostEnv }) });
   const withHooks = async (hooks: unknown) => {
     await writeJson(userHooks(env.home), { hooks });
     return loadHookSet({ home: env.home, root: env.root, policy: { file: path.join(env.home, 'no-policy.json'), explicit: false } });
@@ -211,7 +208,7 @@ describe('hooks in the bwrap sandbox', () => {
           command: `echo in > inside.txt; echo tmp > "$TMPDIR/t" && echo tmp-ok; echo out > ${outside}/f; echo host-tmp > ${hostTmp}/f; ls ${hostTmp}; exit 2`,
         }],
       });
-      const outcome = await createHookRunner({ sandbox: bwrapSandbox() }).postToolUse(set, bash, '');
+      const outcome = await runner().postToolUse(set, bash, '');
       assert.equal(await fs.readFile(path.join(env.root, 'inside.txt'), 'utf8'), 'in\n');
       assert.deepEqual(await fs.readdir(outside), []);
       assert.deepEqual(await fs.readdir(hostTmp), []);
@@ -268,7 +265,7 @@ describe('hooks in the bwrap sandbox', () => {
       preToolUse: [{ command: 'echo "${SSH_AUTH_SOCK-unset} ${DBUS_SESSION_BUS_ADDRESS-unset} ${DBUS_SYSTEM_BUS_ADDRESS-unset} $KEPT" >&2; exit 2' }],
     });
     const vars = { SSH_AUTH_SOCK: '/x/agent.sock', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/x/bus', DBUS_SYSTEM_BUS_ADDRESS: 'unix:path=/x/system', KEPT: 'kept' };
-    const outcome = await createHookRunner({ sandbox: bwrapSandbox(), env: { ...process.env, ...vars } }).preToolUse(set, bash);
+    const outcome = await runner({ ...process.env, ...vars }).preToolUse(set, bash);
     assert.deepEqual([outcome.decision, outcome.reason], ['deny', 'unset unset unset kept']);
   });
 
@@ -317,7 +314,7 @@ describe('hooks in the bwrap sandbox', () => {
   it('dies with the process that started it, even one killed with SIGKILL', async () => {
     bwrapSandbox();
     const token = `63${Date.now() % 1000}.${process.pid}`;
-    const child = spawn(process.execPath, [worker('run-sandboxed'), env.root, `sleep ${token}`], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [worker('run-sandboxed'), env.root, `sleep ${token}`, mode], { stdio: 'inherit' });
     try {
       const sleeping = (argv: string[]) => argv[0] === 'sleep';
       assert.ok(await waitFor(async () => (await processesWith(token, sleeping)).length > 0), 'the sandboxed hook never started');

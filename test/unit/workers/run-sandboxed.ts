@@ -1,10 +1,20 @@
-// Runs one command in the OS sandbox and waits for it: `run-sandboxed ROOT COMMAND`. Tests kill it.
+// Runs one command in the OS sandbox and waits for it: `run-sandboxed ROOT COMMAND [MODE]`, MODE
+// being "a warm sandbox" or a sandbox per run. Tests kill it.
 import { runCommand } from '../../../src/core/executor';
 import { detectSandbox, sandboxedCommand } from '../../../src/core/sandbox';
+import { WarmSandboxes } from '../../../src/core/warmSandbox';
 
-const [root, command] = process.argv.slice(2);
-const { argv } = sandboxedCommand(detectSandbox(), command!, { root: root!, tempDir: root!, network: false });
-runCommand({ command: command!, argv, cwd: root!, env: { PATH: process.env.PATH }, stdin: '', timeoutMs: 600_000 }).catch((error) => {
+const [root, command, mode] = process.argv.slice(2);
+const sandbox = detectSandbox();
+const request = { command: command!, env: { PATH: process.env.PATH }, stdin: '', timeoutMs: 600_000 };
+const run = async () => {
+  if (mode === 'a warm sandbox' && sandbox.name === 'bwrap') {
+    return new WarmSandboxes().run({ program: sandbox.program, root: root!, network: false, source: 'user' }, request);
+  }
+  const { argv } = sandboxedCommand(sandbox, command!, { root: root!, tempDir: root!, network: false });
+  return runCommand({ ...request, argv, cwd: root! });
+};
+run().catch((error) => {
   console.error(error);
   process.exit(1);
 });
