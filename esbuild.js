@@ -61,7 +61,8 @@ async function main() {
     { ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   ];
   if (fs.existsSync('src/extension.ts')) {
-    builds.push({ ...common, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' });
+    // main.js is the entry point: it loads extension.js with V8's code cache.
+    builds.push({ ...common, entryPoints: { extension: 'src/extension.ts', main: 'src/main.ts' }, outdir: 'dist' });
   }
   if (tests) {
     const workers = fs.readdirSync('test/unit/workers').map((f) => path.join('test/unit/workers', f));
