@@ -31,13 +31,6 @@ export function bwrapHost(env: NodeJS.ProcessEnv = process.env): BwrapHost {
   return { run: isDir('/run'), varTmp: isDir('/var/tmp'), ...(runtimeDir !== undefined && { runtimeDir }) };
 }
 
-/** What a sandbox may write and reach; `writable` folders are bound at the same path. */
-export interface BwrapLimits {
-  readonly root: string;
-  readonly writable: readonly string[];
-  readonly network: boolean;
-}
-
 /**
  * `program` runs `sh -c command` with the whole filesystem read-only except the workspace root and
  * the run's temp folder, a private /tmp, fresh /dev and /proc, its own PID and IPC namespaces and,
@@ -45,41 +38,59 @@ export interface BwrapLimits {
  * even servers on the host's 127.0.0.1 are reachable).
  */
 export function bwrapArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost = bwrapHost()): string[] {
-  const limits = { root: policy.root, writable: [policy.root, policy.tempDir], network: policy.network };
-  return [...bwrapSandboxArgv(program, limits, host), '/bin/sh', '-c', command];
+  return [...bwrapSandboxArgv(program, policy, host, policy.tempDir), '/bin/sh', '-c', command];
 }
 
 /**
- * bwrap's arguments up to the program it runs (ending with `--`).
- *
- * A network namespace does not cover Unix sockets in the filesystem (the session bus, whose
- * `systemd-run --user` runs anything outside; docker.sock; ssh-agent): /var/tmp, /run and
- * $XDG_RUNTIME_DIR are empty instead. A hook with network keeps /run, where /etc/resolv.conf often
- * points (/run/systemd/resolve), but not a runtime folder of its own under it.
+ * bwrap's arguments up to the program it runs (ending with `--`): for one run with its `tempDir`, or
+ * for a warm sandbox (warmSandbox.ts), whose worker starts each hook with `bwrapNestedArgv`.
+ */
+export function bwrapSandboxArgv(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, tempDir?: string): string[] {
+  return [
+    program,
+    '--ro-bind', '/', '/',
+    '--dev', '/dev',
+    ...hookLayer(limits, host, tempDir),
+    ...(limits.network ? [] : ['--unshare-net']),
+    '--',
+  ];
+}
+
+/**
+ * One hook inside a warm sandbox: a sandbox of its own in it (PID and IPC namespaces, /proc, /tmp,
+ * /dev/shm and the emptied folders fresh, protected folders bound as they are now), so it can
+ * neither see the worker nor leave anything for the next hook. The network and the read-only system
+ * are the warm sandbox's, which is what makes starting it cheaper than a sandbox per run.
+ */
+export function bwrapNestedArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost): string[] {
+  return [program, '--dev-bind', '/', '/', '--tmpfs', '/dev/shm', ...hookLayer(policy, host, policy.tempDir), '--', '/bin/sh', '-c', command];
+}
+
+/**
+ * What each hook gets fresh. A network namespace does not cover Unix sockets in the filesystem (the
+ * session bus, whose `systemd-run --user` runs anything outside; docker.sock; ssh-agent): /var/tmp,
+ * /run and $XDG_RUNTIME_DIR are empty instead. A hook with network keeps /run, where
+ * /etc/resolv.conf often points (/run/systemd/resolve), but not a runtime folder of its own under it.
  *
  * No `--new-session`: the executor already starts the hook in a session of its own (no controlling
  * terminal to inject keystrokes into), and staying in bwrap's process group lets a timeout's TERM
  * reach the hook itself. Whatever remains dies with the namespace's pid 1 when bwrap is killed.
  */
-export function bwrapSandboxArgv(program: string, limits: BwrapLimits, host: BwrapHost): string[] {
+function hookLayer(limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, tempDir: string | undefined): string[] {
   return [
-    program,
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
     '--proc', '/proc',
     // Before the binds: a root or temp folder under /tmp is then mounted inside the private /tmp.
     '--tmpfs', '/tmp',
     ...emptiedDirs(limits.network, host).flatMap((dir) => ['--tmpfs', dir]),
-    ...limits.writable.flatMap((dir) => ['--bind', dir, dir]),
+    '--bind', limits.root, limits.root,
+    ...(tempDir !== undefined ? ['--bind', tempDir, tempDir] : []),
     // After the writable binds: a temp folder that is the root itself would otherwise bind it writable again.
     ...protectedPaths(limits.root).flatMap((inside) => ['--ro-bind-try', inside, inside]),
     ...UNSET.flatMap((name) => ['--unsetenv', name]),
     '--unshare-pid',
     '--unshare-ipc',
-    ...(limits.network ? [] : ['--unshare-net']),
     '--die-with-parent',
     '--chdir', limits.root,
-    '--',
   ];
 }
 
@@ -93,15 +104,8 @@ function emptiedDirs(network: boolean, host: BwrapHost): string[] {
 }
 
 /** The PROTECTED_IN_ROOT paths of `root`. */
-export function protectedPaths(root: string): string[] {
+function protectedPaths(root: string): string[] {
   return PROTECTED_IN_ROOT.map((name) => path.join(root, name));
-}
-
-/** The environment a sandboxed hook gets from `env`: without the addresses of the user's agents and buses. */
-export function withoutHostSockets(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
-  const kept = { ...env };
-  for (const name of UNSET) delete kept[name];
-  return kept;
 }
 
 function isDir(dir: string): boolean {

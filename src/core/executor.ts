@@ -42,7 +42,7 @@ export function terminalEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proces
 }
 
 export const OUTPUT_LIMIT_BYTES = 8000;
-const KILL_GRACE_MS = 1000;
+export const KILL_GRACE_MS = 1000;
 /** After the hook exits, how long its output may still arrive before leftover children are killed. */
 const DRAIN_MS = 50;
 
@@ -153,7 +153,7 @@ function captureStream(stream: Readable | null | undefined, limit: number) {
   };
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
   // Every run ends its group, which is usually gone already: the error then needs no stack, whose
   // capture through the async call chain costs more than the kill itself.
   const stackTraceLimit = Error.stackTraceLimit;

@@ -1,21 +1,28 @@
 // Warm bwrap sandboxes: one long-lived sandbox per workspace root, hook source and network setting,
-// with a worker inside (sandboxWorker.ts) that starts each hook. Starting bwrap costs twice as much
-// as starting the hook's shell (new namespaces, mounts, a second exec); a long-lived editor pays it
-// once per sandbox instead of on every tool call.
-//
-// The isolation is bwrap's, as for a sandbox per run. What is shared: hooks of the same source that
-// run at the same time see one PID namespace and /tmp. Whenever no hook runs, the worker kills what
-// hooks left running and empties /tmp before it reports the last result.
+// with a worker inside (sandboxWorker.ts) that starts each hook in a sandbox nested in it. A sandbox
+// per run builds the read-only system, /dev and a network namespace for every hook, which costs
+// twice what the hook's own shell does; here only the parts a hook could change or see are new for
+// each run: its PID and IPC namespaces, /proc, /tmp, /dev/shm, the emptied folders, and the
+// protected folders bound as they are at that moment. The worker is out of the hooks' sight.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import { OUTPUT_LIMIT_BYTES, type ExecRequest, type ExecResult } from './executor';
-import { bwrapHost, bwrapSandboxArgv, protectedPaths, withoutHostSockets } from './bwrap';
+import type { Socket } from 'node:net';
+import { KILL_GRACE_MS, killGroup, OUTPUT_LIMIT_BYTES, type ExecRequest, type ExecResult } from './executor';
+import { bwrapHost, bwrapSandboxArgv, type BwrapHost } from './bwrap';
 import { onProcessExit } from './processExit';
 
 /** The worker's source, bundled by esbuild.js and run with `node -e`: nothing to find on disk. */
 declare const GARUDA_SANDBOX_WORKER: string;
 
-/** One hook to run; the worker is started with the workspace root as its only argument. */
+/** What the worker is started with, as its one argument. */
+export interface WorkerSetup {
+  readonly program: string;
+  readonly root: string;
+  readonly network: boolean;
+  /** Read on the host: inside, /run and the runtime folder are already empty. */
+  readonly host: BwrapHost;
+}
+
 export interface WorkerRequest {
   readonly id: number;
   readonly command: string;
@@ -28,10 +35,11 @@ export interface WorkerRequest {
 
 export type WorkerReply =
   | { readonly type: 'ready' }
-  | { readonly type: 'result'; readonly id: number; readonly result: ExecResult; readonly retiring?: boolean }
-  | { readonly type: 'failed'; readonly id: number; readonly message: string; readonly retiring?: boolean };
+  | { readonly type: 'unavailable'; readonly reason: string }
+  | { readonly type: 'result'; readonly id: number; readonly result: ExecResult }
+  | { readonly type: 'failed'; readonly id: number; readonly message: string };
 
-/** A hook run as the executor takes it, in the root: the sandbox decides the program and the folder. */
+/** A hook run as the executor takes it, in the root: the sandbox decides the program and the folders. */
 export type WarmRequest = Omit<ExecRequest, 'argv' | 'cwd' | 'signal'>;
 
 /** Which sandbox a run belongs in: hooks of different sources never share one. */
@@ -50,7 +58,7 @@ export interface WarmSandboxOptions {
   readonly runtime?: string;
   /** How long the worker may take to start before its sandbox is given up. */
   readonly startTimeoutMs?: number;
-  /** A sandbox that could not start, in words; runs then fall back to a sandbox per run. */
+  /** Why a warm sandbox could not start, in words; its runs then get a sandbox per run. */
   readonly onProblem?: (message: string) => void;
 }
 
@@ -58,15 +66,15 @@ const IDLE_MS = 60_000;
 const START_TIMEOUT_MS = 10_000;
 /** Beyond a hook's timeout and kill grace: a worker that has not answered by then is ended. */
 const BACKSTOP_MS = 5_000;
-const KILL_GRACE_MS = 1_000;
 const STDERR_KEPT = 2_000;
 
 const liveSandboxes = new Set<number>();
-onProcessExit(() => liveSandboxes.forEach((pid) => killGroup(pid)));
+onProcessExit(() => liveSandboxes.forEach((pid) => killGroup(pid, 'SIGKILL')));
 
 export class WarmSandboxes {
   private readonly sandboxes = new Map<string, WarmSandbox>();
-  private unavailable = false;
+  /** Sandboxes whose worker could not start: their runs get a sandbox per run from then on. */
+  private readonly unavailable = new Set<string>();
 
   constructor(private readonly options: WarmSandboxOptions = {}) {}
 
@@ -76,17 +84,15 @@ export class WarmSandboxes {
   }
 
   /**
-   * Runs one hook in the warm sandbox for `key`, started on first use. Undefined when the worker
-   * cannot start here (reported once through onProblem): the caller then runs the hook in a sandbox
-   * of its own.
+   * Runs one hook in the warm sandbox for `key`, started on first use. Undefined when that sandbox
+   * cannot work here (said once through onProblem): the caller then runs the hook in a sandbox of its own.
    */
   async run(key: WarmSandboxKey, request: WarmRequest): Promise<ExecResult | undefined> {
     // Start-up is part of what the run costs, the worker's too.
     const started = performance.now();
-    if (this.unavailable) return undefined;
     const id = sandboxIdentity(key);
     // A root that is gone fails in a sandbox of its own, with the usual words.
-    if (id === undefined) return undefined;
+    if (id === undefined || this.unavailable.has(id)) return undefined;
     let sandbox = this.sandboxes.get(id);
     if (!sandbox) {
       sandbox = new WarmSandbox(this.options, key, () => {
@@ -96,8 +102,8 @@ export class WarmSandboxes {
     }
     const ready = await sandbox.ready;
     if (ready !== true) {
-      if (!this.unavailable) this.options.onProblem?.(`The warm hook sandbox could not start (${ready}); each hook now starts a sandbox of its own.`);
-      this.unavailable = true;
+      if (!this.unavailable.has(id)) this.options.onProblem?.(`The warm hook sandbox for ${key.root} could not start (${ready}); its hooks now start a sandbox each.`);
+      this.unavailable.add(id);
       return undefined;
     }
     return sandbox.run(request, started);
@@ -110,16 +116,13 @@ export class WarmSandboxes {
 }
 
 /**
- * What the sandbox was built from: a protected folder that appears, is replaced or vanishes after the
- * sandbox started (`git init`, say) would not be read-only in it, so it then gets a new sandbox.
+ * What the sandbox was built from. A root folder that was replaced is not the one mounted in the
+ * sandbox; the host's /run, /var/tmp and runtime folder decide what is emptied.
  */
 function sandboxIdentity(key: WarmSandboxKey): string | undefined {
-  if (!fs.statSync(key.root, { throwIfNoEntry: false })?.isDirectory()) return undefined;
-  const identity = [key.root, ...protectedPaths(key.root)].map((file) => {
-    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-    return stat ? `${stat.dev}:${stat.ino}` : '-';
-  });
-  return JSON.stringify([key.program, key.source, key.root, key.network, bwrapHost(), identity]);
+  const root = fs.statSync(key.root, { throwIfNoEntry: false });
+  if (!root?.isDirectory()) return undefined;
+  return JSON.stringify([key.program, key.source, key.root, `${root.dev}:${root.ino}`, key.network, bwrapHost()]);
 }
 
 class WarmSandbox {
@@ -134,9 +137,10 @@ class WarmSandbox {
 
   constructor(private readonly options: WarmSandboxOptions, key: WarmSandboxKey, private readonly onEnd: () => void) {
     const host = bwrapHost();
+    const setup: WorkerSetup = { program: key.program, root: key.root, network: key.network, host };
     const [program, ...args] = [
-      ...bwrapSandboxArgv(key.program, { root: key.root, writable: [key.root], network: key.network }, host),
-      options.runtime ?? process.execPath, '-e', GARUDA_SANDBOX_WORKER, key.root,
+      ...bwrapSandboxArgv(key.program, key, host),
+      options.runtime ?? process.execPath, '-e', GARUDA_SANDBOX_WORKER, JSON.stringify(setup),
     ];
     this.child = spawn(program!, args, {
       // Only what the worker needs: each hook gets its whole environment with its request.
@@ -145,20 +149,23 @@ class WarmSandbox {
       // Its own process group, ended as a whole.
       detached: true,
     });
-    if (this.child.pid !== undefined) liveSandboxes.add(this.child.pid);
+    const pid = this.child.pid;
+    if (pid !== undefined) liveSandboxes.add(pid);
     this.child.stderr!.setEncoding('utf8').on('data', (text: string) => {
       this.stderr = (this.stderr + text).slice(-STDERR_KEPT);
     });
+    const startTimeoutMs = options.startTimeoutMs ?? START_TIMEOUT_MS;
     this.ready = new Promise((resolve) => {
       const timer = setTimeout(() => {
-        resolve(`the worker did not start within ${this.options.startTimeoutMs ?? START_TIMEOUT_MS} ms`);
+        resolve(`the worker did not start within ${startTimeoutMs} ms`);
         this.end('its worker did not start in time');
-      }, options.startTimeoutMs ?? START_TIMEOUT_MS);
+      }, startTimeoutMs);
       this.child.on('message', (reply: WorkerReply) => {
-        if (reply?.type === 'ready') {
+        if (reply?.type === 'ready' || reply?.type === 'unavailable') {
           clearTimeout(timer);
-          this.idle();
-          resolve(true);
+          resolve(reply.type === 'ready' || String(reply.reason));
+          if (reply.type === 'ready') this.idle();
+          else this.end('its worker cannot start hooks');
         } else {
           this.settle(reply);
         }
@@ -170,7 +177,7 @@ class WarmSandbox {
       });
       this.child.once('exit', (code, signal) => {
         clearTimeout(timer);
-        if (this.child.pid !== undefined) liveSandboxes.delete(this.child.pid);
+        if (pid !== undefined) liveSandboxes.delete(pid);
         const why = this.stderr.trim().split('\n')[0] || (signal ? `bwrap killed by ${signal}` : `bwrap exit ${code}`);
         resolve(why);
         this.end(`its worker ended (${why})`);
@@ -181,8 +188,7 @@ class WarmSandbox {
   run(request: WarmRequest, started: number): Promise<ExecResult> {
     if (this.ended !== undefined) return Promise.resolve(sandboxEnded(this.ended, performance.now() - started));
     clearTimeout(this.idleTimer);
-    // Keeps the host alive while a run is out; idle, the channel must not hold the process.
-    this.child.channel?.ref();
+    this.holdHost(true);
     const id = this.nextId++;
     return new Promise<ExecResult>((resolve) => {
       const backstop = setTimeout(() => this.end('its worker did not answer within the hook\'s timeout'), request.timeoutMs + (request.killGraceMs ?? KILL_GRACE_MS) + BACKSTOP_MS);
@@ -194,7 +200,7 @@ class WarmSandbox {
         },
       });
       const { command, env, stdin, timeoutMs, killGraceMs, outputLimit } = request;
-      this.child.send({ id, command, env: withoutHostSockets(env), stdin, timeoutMs, killGraceMs, outputLimit } satisfies WorkerRequest, (error) => {
+      this.child.send({ id, command, env, stdin, timeoutMs, killGraceMs, outputLimit } satisfies WorkerRequest, (error) => {
         if (error) this.end(`its worker could not be reached: ${error.message}`);
       });
     });
@@ -204,26 +210,30 @@ class WarmSandbox {
     this.end('Garuda closed it');
   }
 
-  /**
-   * A reply for a run that is out. Checked, not trusted: a hook in the sandbox runs as the same user
-   * as the worker.
-   */
+  /** A reply for a run that is out, taken field by field. */
   private settle(reply: WorkerReply): void {
     if (reply?.type !== 'result' && reply?.type !== 'failed') return;
     const run = this.pending.get(reply.id);
     if (!run) return;
     this.pending.delete(reply.id);
     run.resolve(reply.type === 'failed' ? { ...sandboxEnded('', 0), signal: null, spawnError: String(reply.message) } : checkedResult(reply.result, run.request));
-    // The worker could not tidy up after its hooks: the next run gets a new sandbox.
-    if (reply.retiring === true) this.end('it could not be put back in order after a hook');
-    else if (this.pending.size === 0) this.idle();
+    if (this.pending.size === 0) this.idle();
   }
 
   private idle(): void {
-    this.child.channel?.unref();
+    this.holdHost(false);
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => this.close(), this.options.idleMs ?? IDLE_MS);
     this.idleTimer.unref();
+  }
+
+  /** While a run is out the sandbox keeps the host process alive; idle, it must not. */
+  private holdHost(hold: boolean): void {
+    // The stderr pipe is a socket, with ref and unref.
+    for (const handle of [this.child, this.child.stderr as Socket | null, this.child.channel]) {
+      if (hold) handle?.ref();
+      else handle?.unref();
+    }
   }
 
   /** Ends the sandbox: runs still out fail, as a crashed hook does. */
@@ -236,12 +246,13 @@ class WarmSandbox {
       this.pending.delete(id);
       run.resolve(sandboxEnded(why, 0));
     }
+    this.holdHost(false);
     if (this.child.connected) this.child.disconnect();
     const pid = this.child.pid;
     if (pid === undefined) return;
     // The worker exits when the channel closes; a stuck one is killed with its sandbox.
     setTimeout(() => {
-      if (this.child.exitCode === null && this.child.signalCode === null) killGroup(pid);
+      if (this.child.exitCode === null && this.child.signalCode === null) killGroup(pid, 'SIGKILL');
     }, KILL_GRACE_MS).unref();
   }
 }
@@ -260,6 +271,7 @@ function sandboxEnded(why: string, durationMs: number): ExecResult {
 }
 
 function checkedResult(result: ExecResult, request: WarmRequest): ExecResult {
+  // Characters, not bytes: never fewer than the worker's byte limit kept.
   const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, request.outputLimit ?? OUTPUT_LIMIT_BYTES) : '');
   const exitCode = Number.isInteger(result?.exitCode) ? result.exitCode : null;
   const signal = typeof result?.signal === 'string' ? result.signal : null;
@@ -275,12 +287,4 @@ function checkedResult(result: ExecResult, request: WarmRequest): ExecResult {
     durationMs: 0,
     ...(typeof result?.spawnError === 'string' && { spawnError: result.spawnError }),
   };
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // Gone already.
-  }
 }

@@ -51,7 +51,7 @@ export async function hookFigures(workspace: BenchWorkspace): Promise<HookFigure
     parallel: figure(`${SLEEPERS} matching hooks that each sleep ${SLEEP_MS} ms`, parallel.medianMs, SLEEP_MS + 30, 'ms',
       `median of ${parallel.samples} calls, in the ${sandbox.name} sandbox`, { medianMs: parallel.medianMs, samples: parallel.samples }),
     sandbox: figure('sandboxed (bwrap) vs unsandboxed `true` hook', isolation.ratio, 3, '×',
-      `medians ${ms(isolation.a.medianMs)} vs ${ms(isolation.b.medianMs)}, ${isolation.a.samples} calls each, interleaved, in the editor's warm sandbox (its first call: ${ms(coldStart)}); `
+      `medians ${ms(isolation.a.medianMs)} vs ${ms(isolation.b.medianMs)}, ${isolation.a.samples} calls each, interleaved, in the editor's warm sandbox, each hook in a sandbox nested in it (the first call, which starts the warm one: ${ms(coldStart)}); `
       + `a sandbox per run (the CLI): ${perRunIsolation.ratio.toFixed(2)}×, and bare bwrap with its arguments vs a bare shell: ${floor.ratio.toFixed(2)}×`,
       { sandboxedMs: isolation.a.medianMs, unsandboxedMs: isolation.b.medianMs, samples: isolation.a.samples, firstCallMs: coldStart, perRunRatio: perRunIsolation.ratio, bareBwrapRatio: floor.ratio }),
   };

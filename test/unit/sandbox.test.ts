@@ -5,7 +5,7 @@ import { constants, promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bwrapArgv, bwrapHost, type BwrapHost } from '../../src/core/bwrap';
+import { bwrapArgv, bwrapHost, bwrapNestedArgv, bwrapSandboxArgv, type BwrapHost } from '../../src/core/bwrap';
 import { loadHookSet } from '../../src/core/hookSet';
 import { macosProfile, sandboxExecArgv } from '../../src/core/macosProfile';
 import { createHookRunner } from '../../src/core/runner';
@@ -93,13 +93,23 @@ describe('sandbox commands', () => {
       '--unsetenv', 'DBUS_SYSTEM_BUS_ADDRESS',
       '--unshare-pid',
       '--unshare-ipc',
-      '--unshare-net',
       '--die-with-parent',
       '--chdir', '/work/project',
+      '--unshare-net',
       '--',
       '/bin/sh', '-c', 'echo hi',
     ]);
     assert.equal(bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network: true }, host).includes('--unshare-net'), false);
+  });
+
+  it('nests each hook of a warm sandbox in a sandbox of its own: the same per-hook parts, fresh /dev/shm, the warm one\'s system and network', () => {
+    const perRun = bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host);
+    const nested = bwrapNestedArgv('/usr/bin/bwrap', 'echo hi', policy, host);
+    assert.deepEqual(nested.slice(0, 6), ['/usr/bin/bwrap', '--dev-bind', '/', '/', '--tmpfs', '/dev/shm']);
+    assert.deepEqual(nested.slice(6), perRun.slice(perRun.indexOf('--proc')).filter((arg) => arg !== '--unshare-net'));
+    const warm = bwrapSandboxArgv('/usr/bin/bwrap', { root: policy.root, network: false }, host);
+    const withoutTemp = perRun.join('\0').replace(`\0--bind\0${policy.tempDir}\0${policy.tempDir}`, '').split('\0');
+    assert.deepEqual(warm, withoutTemp.slice(0, withoutTemp.indexOf('--') + 1));
   });
 
   it('empties /run only without network, never a symlinked /run, and always /var/tmp and a runtime folder outside /run', () => {

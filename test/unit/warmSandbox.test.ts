@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadHookSet, type HookSet } from '../../src/core/hookSet';
 import { createHookRunner, type HookRunner } from '../../src/core/runner';
 import { WarmSandboxes, type WarmSandboxOptions } from '../../src/core/warmSandbox';
-import { bwrapSandbox, fixture, processesWith, projectHooks, userHooks, waitFor, writeJson } from './helpers';
+import { bwrapSandbox, fixture, processesWith, projectHooks, userHooks, waitFor, worker, writeJson } from './helpers';
 
 // What a warm sandbox adds to a sandbox per run; the isolation both give is tested in sandbox.test.ts.
 describe('warm bwrap sandboxes', () => {
@@ -13,8 +14,12 @@ describe('warm bwrap sandboxes', () => {
   let warmSandboxes: WarmSandboxes;
   let runner: HookRunner;
   const bash = { tool: 'bash', input: { command: 'ls' } };
-  /** Names the hook's PID namespace: one per sandbox. */
-  const NAMESPACE = 'readlink /proc/self/ns/pid';
+  /** Names the hook's network namespace: one per warm sandbox without network. */
+  const NETWORK = 'readlink /proc/self/ns/net';
+  /** Names the hook's PID namespace: one per hook. */
+  const PIDS = 'readlink /proc/self/ns/pid';
+  /** The outer bwrap processes of the warm sandboxes for the fixture's root, by the host's /proc. */
+  const warmProcesses = () => processesWith(env.root, (argv) => argv[0]!.endsWith('bwrap') && argv.includes('-e'));
 
   const start = (options: WarmSandboxOptions = {}) => {
     warmSandboxes = new WarmSandboxes(options);
@@ -37,77 +42,71 @@ describe('warm bwrap sandboxes', () => {
     await env.cleanup();
   });
 
-  it('runs the hooks of one root, source and network setting in one sandbox, and the others in sandboxes of their own', async () => {
+  it('runs the hooks of one root, source and network setting in one sandbox, each in a PID namespace of its own', async () => {
     const set = await withHooks(
-      { postToolUse: [{ command: NAMESPACE }, { command: NAMESPACE, network: true }] },
-      { postToolUse: [{ command: NAMESPACE }] },
+      { postToolUse: [{ command: `${NETWORK}; ${PIDS}` }, { command: 'true', network: true }] },
+      { postToolUse: [{ command: `${NETWORK}; ${PIDS}` }] },
     );
-    const first = await stdoutOf(set);
-    const second = await stdoutOf(set);
-    assert.deepEqual(second, first);
-    assert.equal(new Set(first).size, 3, `namespaces: ${first}`);
+    const [user, , project] = (await stdoutOf(set)).map((out) => out.split('\n'));
+    const [userAgain] = (await stdoutOf(set)).map((out) => out.split('\n'));
+    assert.equal(userAgain![0], user![0]);
+    assert.notEqual(project![0], user![0]);
+    assert.equal(new Set([user![1], userAgain![1], project![1]]).size, 3);
     assert.equal(warmSandboxes.size, 3);
   });
 
-  it('ends what a hook left running and empties /tmp before it reports, so the next hook starts clean', async () => {
+  it('gives each hook its own processes, /tmp, /dev/shm, /var/tmp and IPC, so nothing one left reaches the next', async () => {
     const token = `30${Date.now() % 1000}.${process.pid}`;
     const set = await withHooks({
-      postToolUse: [{ command: `setsid sleep ${token} >/dev/null 2>&1 </dev/null & echo left > /tmp/left; mkdir -p /tmp/a/b; echo "$TMPDIR"` }],
+      postToolUse: [{ command: `setsid sleep ${token} >/dev/null 2>&1 </dev/null & for dir in /tmp /dev/shm /var/tmp "$TMPDIR"; do echo left > $dir/left; done; ipcmk -M 1024 >/dev/null; echo "$TMPDIR"` }],
     });
     const [tempFolder] = await stdoutOf(set);
-    assert.deepEqual(await processesWith(token), []);
+    assert.ok(await waitFor(async () => (await processesWith(token)).length === 0), `still running: ${await processesWith(token)}`);
     const later = await withHooks({
-      // The shell expands the pattern itself: bwrap's pid 1, the worker, and this shell.
-      postToolUse: [{ command: `echo /proc/[0-9]*; ls -A /tmp; test -e "${tempFolder}" && echo "${tempFolder} is still there"; ${NAMESPACE}` }],
+      // The shell expands the pattern itself: the nested bwrap's pid 1 and this shell.
+      postToolUse: [{ command: `echo /proc/[0-9]*; find /dev/shm /var/tmp "$TMPDIR" -mindepth 1; echo --; ls -A /tmp; echo --; test -e "${tempFolder}" && echo "${tempFolder} is still there"; ipcs -m | grep -c 0x; true` }],
     });
     const [clean] = await stdoutOf(later);
-    const lines = clean!.split('\n');
-    assert.equal(lines[0]!.split(' ').length, 3, `processes: ${lines[0]}`);
+    const [[processes, ...found], inTmp, rest] = clean!.split('\n--\n').map((part) => part.split('\n'));
+    assert.equal(processes!.split(' ').length, 2, `processes: ${processes}`);
+    assert.equal(found.length, 1, clean);
+    assert.match(found[0]!, /^\/tmp\/garuda-hook-\w+\/input\.json$/);
     // Only the folders on the way to the root, when it lives in /tmp, and the run's own temp folder.
-    const towardsRoot = path.relative('/tmp', env.root).startsWith('..') ? [] : [path.relative('/tmp', env.root).split('/')[0]];
-    const inTmp = lines.slice(1, -1);
-    assert.deepEqual(inTmp.filter((name) => !name.startsWith('garuda-hook-')), towardsRoot);
-    assert.equal(inTmp.filter((name) => name.startsWith('garuda-hook-')).length, 1, `in /tmp: ${inTmp}`);
+    const towardsRoot = path.relative('/tmp', env.root).startsWith('..') ? [] : [path.relative('/tmp', env.root).split('/')[0]!];
+    assert.deepEqual(inTmp!.filter((name) => name !== path.basename(path.dirname(found[0]!))), towardsRoot);
+    assert.deepEqual(rest, ['0']);
+  });
+
+  it('keeps its sandbox when a hook kills every process it can see', async () => {
+    const set = await withHooks({ postToolUse: [{ command: `${NETWORK}; kill -9 -1; sleep 1` }] });
+    const [first] = await stdoutOf(set);
+    const [second] = await stdoutOf(await withHooks({ postToolUse: [{ command: NETWORK }] }));
+    assert.equal(second, first!.split('\n')[0]);
     assert.equal(warmSandboxes.size, 1);
   });
 
-  it('keeps the workspace when a hook moves a folder on the way to it, and runs the next hook in a new sandbox', async () => {
-    // A root in /tmp, whatever TMPDIR says: it is mounted inside the sandbox's private /tmp.
-    const outer = await fs.mkdtemp('/tmp/garuda-test-');
-    const root = path.join(outer, 'project');
-    await fs.mkdir(root);
-    await fs.writeFile(path.join(root, 'kept.txt'), 'kept');
-    try {
-      const inRoot = async (hooks: unknown) => ({ ...(await withHooks(hooks)), root });
-      const [moved] = await stdoutOf(await inRoot({ postToolUse: [{ command: `mv ${outer} /tmp/moved && ${NAMESPACE}` }] }));
-      assert.match(moved!, /^pid:/);
-      assert.equal(await fs.readFile(path.join(root, 'kept.txt'), 'utf8'), 'kept');
-      const [again] = await stdoutOf(await inRoot({ postToolUse: [{ command: `${NAMESPACE}; cat kept.txt` }] }));
-      assert.notEqual(again!.split('\n')[0], moved);
-      assert.equal(again!.split('\n')[1], 'kept');
-    } finally {
-      await fs.rm(outer, { recursive: true, force: true });
-    }
-  });
-
-  it('makes a protected folder that appears after its sandbox started read-only to the next hook', async () => {
+  it('makes a protected folder read-only as it is when the hook starts, not as it was when the sandbox started', async () => {
     const set = await withHooks({ postToolUse: [{ command: 'mkdir -p .git/hooks && echo made > .git/hooks/pre-commit; exit 2' }] });
     assert.equal((await runner.postToolUse(set, bash, '')).feedback, undefined);
-    // `git init` while the editor is open: the sandbox that is up does not know the folder.
+    // `git init` while the editor is open; on ext4 the new folder may even get the old one's inode.
     await fs.rm(path.join(env.root, '.git'), { recursive: true });
     await fs.mkdir(path.join(env.root, '.git/hooks'), { recursive: true });
     const outcome = await runner.postToolUse(set, bash, '');
     assert.match(outcome.feedback!, /cannot create \.git\/hooks\/pre-commit: Read-only file system/);
     assert.deepEqual(await fs.readdir(path.join(env.root, '.git/hooks')), []);
+    assert.equal(warmSandboxes.size, 1);
   });
 
-  it('fails a hook whose sandbox ends under it as a crashed hook, and runs the next call in a new sandbox', async () => {
-    const killer = await withHooks({ preToolUse: [{ command: 'kill -9 $PPID; sleep 5' }] });
-    const outcome = await runner.preToolUse(killer, bash);
+  it('fails the hooks of a sandbox that ends under them as crashed hooks, and runs the next call in a new sandbox', async () => {
+    const set = await withHooks({ preToolUse: [{ command: `${NETWORK} > network.txt; sleep 5` }] });
+    const blocked = runner.preToolUse(set, bash);
+    assert.ok(await waitFor(async () => (await fs.readFile(path.join(env.root, 'network.txt'), 'utf8').catch(() => '')) !== ''));
+    for (const pid of await warmProcesses()) process.kill(pid, 'SIGKILL');
+    const outcome = await blocked;
     assert.equal(outcome.decision, 'deny');
     assert.match(outcome.reason!, /^A guard failed \(killed by SIGKILL\), and guards block the call when they fail: the hook's sandbox ended while it ran: its worker ended/);
-    const [namespace] = await stdoutOf(await withHooks({ postToolUse: [{ command: NAMESPACE }] }));
-    assert.match(namespace!, /^pid:/);
+    const [network] = await stdoutOf(await withHooks({ postToolUse: [{ command: NETWORK }] }));
+    assert.notEqual(network, (await fs.readFile(path.join(env.root, 'network.txt'), 'utf8')).trim());
     assert.equal(warmSandboxes.size, 1);
   });
 
@@ -125,9 +124,16 @@ describe('warm bwrap sandboxes', () => {
     assert.ok(await waitFor(async () => (await processesWith(env.root)).length === 0), `still running: ${await processesWith(env.root)}`);
   });
 
+  it('does not keep the process that uses it alive while idle', async () => {
+    // The worker runs one hook and never disposes its sandboxes: it must still exit, long before they close.
+    await new Promise<void>((resolve, reject) => {
+      execFile(process.execPath, [worker('run-sandboxed'), env.root, 'true', 'a warm sandbox'], { timeout: 15_000 }, (error) => (error ? reject(error) : resolve()));
+    });
+  });
+
   it('leaves nothing running when disposed', async () => {
     await stdoutOf(await withHooks({ postToolUse: [{ command: 'true' }] }));
-    assert.notDeepEqual(await processesWith(env.root), []);
+    assert.notDeepEqual(await warmProcesses(), []);
     warmSandboxes.dispose();
     assert.ok(await waitFor(async () => (await processesWith(env.root)).length === 0), `still running: ${await processesWith(env.root)}`);
   });
@@ -135,13 +141,22 @@ describe('warm bwrap sandboxes', () => {
   it('runs each hook in a sandbox of its own, and says so once, when the worker cannot start', async () => {
     const problems: string[] = [];
     start({ runtime: path.join(os.tmpdir(), 'no-such-node'), onProblem: (message) => problems.push(message) });
-    const set = await withHooks({ postToolUse: [{ command: `${NAMESPACE}; echo /proc/[0-9]*` }] });
+    const set = await withHooks({ postToolUse: [{ command: NETWORK }] });
     const [first] = await stdoutOf(set);
     const [second] = await stdoutOf(set);
-    assert.notEqual(first!.split('\n')[0], second!.split('\n')[0]);
-    // A sandbox per run: bwrap's pid 1 and the hook's shell.
-    assert.equal(first!.split('\n')[1]!.split(' ').length, 2);
-    assert.equal(problems.length, 1);
-    assert.match(problems[0]!, /^The warm hook sandbox could not start \(bwrap: execvp .*no-such-node: No such file or directory\); each hook now starts a sandbox of its own\.$/);
+    assert.notEqual(first, second);
+    assert.deepEqual(problems, [`The warm hook sandbox for ${env.root} could not start (bwrap: execvp ${path.join(os.tmpdir(), 'no-such-node')}: No such file or directory); its hooks now start a sandbox each.`]);
+  });
+
+  it('runs each hook in a sandbox of its own when a sandbox cannot be nested in the warm one', async () => {
+    // A bwrap that works outside, and fails inside as it does where user namespaces cannot be nested.
+    const fake = path.join(env.root, 'bwrap');
+    await fs.writeFile(fake, `#!/bin/sh\nif [ -n "$ELECTRON_RUN_AS_NODE" ]; then exec ${bwrapSandbox().program} "$@"; fi\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n`, { mode: 0o755 });
+    const problems: string[] = [];
+    warmSandboxes = new WarmSandboxes({ onProblem: (message) => problems.push(message) });
+    const result = await warmSandboxes.run({ program: fake, root: env.root, network: false, source: 'user' }, { command: 'true', env: {}, stdin: '', timeoutMs: 5000 });
+    assert.equal(result, undefined);
+    assert.deepEqual(problems, [`The warm hook sandbox for ${env.root} could not start (bwrap: No permissions to create new namespace); its hooks now start a sandbox each.`]);
+    assert.ok(await waitFor(async () => (await processesWith(fake)).length === 0), `still running: ${await processesWith(fake)}`);
   });
 });
