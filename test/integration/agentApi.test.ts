@@ -84,14 +84,15 @@ describe('the agent API and its commands', () => {
   });
 
   it('keeps a warm sandbox for the calls of a folder, while the CLI starts one per hook', async () => {
-    await setUserHooks(api, { hooks: { preToolUse: [{ command: 'readlink /proc/self/ns/pid >&2; exit 2' }] } });
+    // The network namespace is the warm sandbox's; each hook has a PID namespace of its own.
+    await setUserHooks(api, { hooks: { preToolUse: [{ command: 'readlink /proc/self/ns/net >&2; exit 2' }] } });
     const call = { tool: 'bash', input: { command: 'ls' }, folder: folder('alpha').uri };
     const first = await api.preToolUse(call);
     const second = await api.preToolUse(call);
     const fromCli = await cli(['--event', 'preToolUse', '--tool', 'bash', '--input', JSON.stringify(call.input)]);
-    assert.match(first.reason!, /^pid:\[\d+\]$/);
+    assert.match(first.reason!, /^net:\[\d+\]$/);
     assert.equal(second.reason, first.reason);
-    assert.match(fromCli.reason!, /^pid:\[\d+\]$/);
+    assert.match(fromCli.reason!, /^net:\[\d+\]$/);
     assert.notEqual(fromCli.reason, first.reason);
   });
 });
