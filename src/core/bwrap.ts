@@ -38,32 +38,44 @@ export function bwrapHost(env: NodeJS.ProcessEnv = process.env): BwrapHost {
  * even servers on the host's 127.0.0.1 are reachable).
  */
 export function bwrapArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost = bwrapHost()): string[] {
-  return [...bwrapSandboxArgv(program, policy, host, policy.tempDir), '/bin/sh', '-c', command];
+  return [...sandboxArgs(program, policy, host, policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
 }
 
 /**
- * bwrap's arguments up to the program it runs (ending with `--`): for one run with its `tempDir`, or
- * for a warm sandbox (warmSandbox.ts), whose worker starts each hook with `bwrapNestedArgv`.
+ * A warm sandbox (warmSandbox.ts), up to the program it runs: what a sandbox per run has, without a
+ * temp folder. Its worker starts each hook with `bwrapNestedArgv`. Its `--chdir` into the root also
+ * pins the root: a folder made in its place later is another one, which gets another sandbox.
  */
-export function bwrapSandboxArgv(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, tempDir?: string): string[] {
+export function bwrapWarmArgv(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost): string[] {
+  return [...sandboxArgs(program, limits, host), '--'];
+}
+
+/**
+ * One hook inside a warm sandbox, in a sandbox of its own nested in it: what each run gets fresh
+ * (hookLayer) is fresh here too, so a hook can neither see the worker nor leave anything for the
+ * next hook. The read-only system, the read-only /dev and the network are the warm sandbox's, which
+ * is what makes this cheaper than a sandbox per run.
+ */
+export function bwrapNestedArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost): string[] {
+  return [program, '--dev-bind', '/', '/', ...hookLayer(policy, host, policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
+}
+
+/**
+ * Only for the sandbox a hook runs in: root keeps every capability in a bwrap sandbox otherwise (and
+ * could unmount what hides the host). A warm sandbox's worker keeps them, as root, to nest sandboxes.
+ */
+const HOOK_ONLY = ['--cap-drop', 'ALL'];
+
+function sandboxArgs(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, tempDir?: string): string[] {
   return [
     program,
     '--ro-bind', '/', '/',
+    // Read-only, so that nothing a hook leaves in /dev reaches the next hook of a warm sandbox.
     '--dev', '/dev',
+    '--remount-ro', '/dev',
     ...hookLayer(limits, host, tempDir),
     ...(limits.network ? [] : ['--unshare-net']),
-    '--',
   ];
-}
-
-/**
- * One hook inside a warm sandbox: a sandbox of its own in it (PID and IPC namespaces, /proc, /tmp,
- * /dev/shm and the emptied folders fresh, protected folders bound as they are now), so it can
- * neither see the worker nor leave anything for the next hook. The network and the read-only system
- * are the warm sandbox's, which is what makes starting it cheaper than a sandbox per run.
- */
-export function bwrapNestedArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost): string[] {
-  return [program, '--dev-bind', '/', '/', '--tmpfs', '/dev/shm', ...hookLayer(policy, host, policy.tempDir), '--', '/bin/sh', '-c', command];
 }
 
 /**
@@ -79,6 +91,7 @@ export function bwrapNestedArgv(program: string, command: string, policy: Sandbo
 function hookLayer(limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, tempDir: string | undefined): string[] {
   return [
     '--proc', '/proc',
+    '--tmpfs', '/dev/shm',
     // Before the binds: a root or temp folder under /tmp is then mounted inside the private /tmp.
     '--tmpfs', '/tmp',
     ...emptiedDirs(limits.network, host).flatMap((dir) => ['--tmpfs', dir]),
@@ -103,9 +116,23 @@ function emptiedDirs(network: boolean, host: BwrapHost): string[] {
   ];
 }
 
-/** The PROTECTED_IN_ROOT paths of `root`. */
-function protectedPaths(root: string): string[] {
-  return PROTECTED_IN_ROOT.map((name) => path.join(root, name));
+/**
+ * The PROTECTED_IN_ROOT paths of `root` that are there now, as real folders and files. bwrap follows
+ * a symlink at a mount's target inside the sandbox: `.envrc -> ../../../tmp` would put the host's
+ * /tmp over the sandbox's. A symlinked one is not protected, as a missing one is not.
+ */
+export function protectedPaths(root: string): string[] {
+  return PROTECTED_IN_ROOT.flatMap((name) => {
+    const parts = name.split('/');
+    let inside = root;
+    for (const [i, part] of parts.entries()) {
+      inside = path.join(inside, part);
+      const stat = fs.lstatSync(inside, { throwIfNoEntry: false });
+      // On the way (.github of .github/hooks), only a real folder leads on.
+      if (!stat || stat.isSymbolicLink() || (i < parts.length - 1 && !stat.isDirectory())) return [];
+    }
+    return [inside];
+  });
 }
 
 function isDir(dir: string): boolean {

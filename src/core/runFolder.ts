@@ -12,6 +12,7 @@ export interface RunFolder {
   /** A real path (sandboxes bind and match real paths; macOS's temp folder is behind a symlink). */
   readonly dir: string;
   readonly inputFile: string;
+  /** Never rejects. */
   remove(): Promise<void>;
 }
 
@@ -34,7 +35,7 @@ export function createRunFolder(input: string, ownFolder: boolean): RunFolder {
       processFolder = undefined;
       return createRunFolder(input, false);
     }
-    return { dir, inputFile, remove: async () => removeInputFile(inputFile) };
+    return { dir, inputFile, remove: () => removeInputFile(inputFile) };
   }
   const dir = makeFolder(os.tmpdir(), 'garuda-hook-');
   const inputFile = path.join(dir, 'input.json');
@@ -75,11 +76,11 @@ function makeFolder(base: string, prefix: string): string {
 }
 
 /** The hook may have removed or replaced it, by a folder even. */
-function removeInputFile(file: string): void {
+async function removeInputFile(file: string): Promise<void> {
   try {
     fs.unlinkSync(file);
   } catch {
-    fs.rmSync(file, { recursive: true, force: true });
+    await removeTree(file);
   }
 }
 
@@ -92,6 +93,26 @@ async function removeRunFolder(dir: string, inputFile: string): Promise<void> {
     fs.unlinkSync(inputFile);
     fs.rmdirSync(dir);
   } catch {
-    await fs.promises.rm(dir, { recursive: true, force: true });
+    await removeTree(dir);
   }
+}
+
+/** Never fails: a hook may have taken the permissions away from a folder it made (`chmod 000`). */
+async function removeTree(target: string): Promise<void> {
+  try {
+    await fs.promises.rm(target, { recursive: true, force: true });
+  } catch {
+    try {
+      grantOwner(target);
+      await fs.promises.rm(target, { recursive: true, force: true });
+    } catch {
+      // Left in the temp folder, whose cleaner removes it in time.
+    }
+  }
+}
+
+function grantOwner(target: string): void {
+  if (!fs.lstatSync(target).isDirectory()) return;
+  fs.chmodSync(target, 0o700);
+  for (const name of fs.readdirSync(target)) grantOwner(path.join(target, name));
 }

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import type { Socket } from 'node:net';
 import { KILL_GRACE_MS, killGroup, OUTPUT_LIMIT_BYTES, type ExecRequest, type ExecResult } from './executor';
-import { bwrapHost, bwrapSandboxArgv, type BwrapHost } from './bwrap';
+import { bwrapHost, bwrapWarmArgv, type BwrapHost } from './bwrap';
 import { onProcessExit } from './processExit';
 
 /** The worker's source, bundled by esbuild.js and run with `node -e`: nothing to find on disk. */
@@ -58,11 +58,13 @@ export interface WarmSandboxOptions {
   readonly runtime?: string;
   /** How long the worker may take to start before its sandbox is given up. */
   readonly startTimeoutMs?: number;
-  /** Why a warm sandbox could not start, in words; its runs then get a sandbox per run. */
+  /** Why a warm sandbox could not start, in words; runs then get a sandbox each for a while. */
   readonly onProblem?: (message: string) => void;
 }
 
 const IDLE_MS = 60_000;
+/** After a warm sandbox could not start, hooks get a sandbox each for this long before the next try. */
+const RETRY_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 10_000;
 /** Beyond a hook's timeout and kill grace: a worker that has not answered by then is ended. */
 const BACKSTOP_MS = 5_000;
@@ -73,8 +75,11 @@ onProcessExit(() => liveSandboxes.forEach((pid) => killGroup(pid, 'SIGKILL')));
 
 export class WarmSandboxes {
   private readonly sandboxes = new Map<string, WarmSandbox>();
-  /** Sandboxes whose worker could not start: their runs get a sandbox per run from then on. */
-  private readonly unavailable = new Set<string>();
+  /**
+   * Until when runs get a sandbox each: what stops a worker (no nesting, a runtime that will not run as
+   * Node, a machine too busy to start it in time) is rarely about one root.
+   */
+  private unavailableUntil = 0;
 
   constructor(private readonly options: WarmSandboxOptions = {}) {}
 
@@ -90,20 +95,23 @@ export class WarmSandboxes {
   async run(key: WarmSandboxKey, request: WarmRequest): Promise<ExecResult | undefined> {
     // Start-up is part of what the run costs, the worker's too.
     const started = performance.now();
-    const id = sandboxIdentity(key);
+    const host = bwrapHost();
+    const id = sandboxIdentity(key, host);
     // A root that is gone fails in a sandbox of its own, with the usual words.
-    if (id === undefined || this.unavailable.has(id)) return undefined;
+    if (id === undefined || started < this.unavailableUntil) return undefined;
     let sandbox = this.sandboxes.get(id);
     if (!sandbox) {
-      sandbox = new WarmSandbox(this.options, key, () => {
+      sandbox = new WarmSandbox(this.options, key, host, () => {
         if (this.sandboxes.get(id) === sandbox) this.sandboxes.delete(id);
       });
       this.sandboxes.set(id, sandbox);
     }
     const ready = await sandbox.ready;
     if (ready !== true) {
-      if (!this.unavailable.has(id)) this.options.onProblem?.(`The warm hook sandbox for ${key.root} could not start (${ready}); its hooks now start a sandbox each.`);
-      this.unavailable.add(id);
+      if (started >= this.unavailableUntil) {
+        this.unavailableUntil = performance.now() + RETRY_MS;
+        this.options.onProblem?.(`The warm hook sandbox for ${key.root} could not start (${ready}); each hook starts a sandbox of its own for the next ${RETRY_MS / 60_000} minutes.`);
+      }
       return undefined;
     }
     return sandbox.run(request, started);
@@ -119,10 +127,10 @@ export class WarmSandboxes {
  * What the sandbox was built from. A root folder that was replaced is not the one mounted in the
  * sandbox; the host's /run, /var/tmp and runtime folder decide what is emptied.
  */
-function sandboxIdentity(key: WarmSandboxKey): string | undefined {
+function sandboxIdentity(key: WarmSandboxKey, host: BwrapHost): string | undefined {
   const root = fs.statSync(key.root, { throwIfNoEntry: false });
   if (!root?.isDirectory()) return undefined;
-  return JSON.stringify([key.program, key.source, key.root, `${root.dev}:${root.ino}`, key.network, bwrapHost()]);
+  return JSON.stringify([key.program, key.source, key.root, `${root.dev}:${root.ino}`, key.network, host]);
 }
 
 class WarmSandbox {
@@ -135,11 +143,10 @@ class WarmSandbox {
   private idleTimer: NodeJS.Timeout | undefined;
   private ended: string | undefined;
 
-  constructor(private readonly options: WarmSandboxOptions, key: WarmSandboxKey, private readonly onEnd: () => void) {
-    const host = bwrapHost();
+  constructor(private readonly options: WarmSandboxOptions, key: WarmSandboxKey, host: BwrapHost, private readonly onEnd: () => void) {
     const setup: WorkerSetup = { program: key.program, root: key.root, network: key.network, host };
     const [program, ...args] = [
-      ...bwrapSandboxArgv(key.program, key, host),
+      ...bwrapWarmArgv(key.program, key, host),
       options.runtime ?? process.execPath, '-e', GARUDA_SANDBOX_WORKER, JSON.stringify(setup),
     ];
     this.child = spawn(program!, args, {

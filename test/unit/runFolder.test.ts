@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { createRunFolder } from '../../src/core/runFolder';
+import { tempDir, worker } from './helpers';
 
 describe('run folder', () => {
   const mode = async (file: string) => (await fs.stat(file)).mode & 0o777;
@@ -43,5 +45,23 @@ describe('run folder', () => {
     assert.notEqual(c.dir, a.dir);
     assert.equal(await fs.readFile(c.inputFile, 'utf8'), 'c');
     await c.remove();
+  });
+
+  it('removes what a hook locked (chmod 000) in its folder, and never fails doing so', async () => {
+    // As an ordinary user: root may enter any folder. The worker is copied where that user can read it.
+    const dir = await tempDir();
+    try {
+      const script = path.join(dir, 'remove-locked.js');
+      await fs.copyFile(worker('remove-locked'), script);
+      await fs.chmod(dir, 0o755);
+      const asUser = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'] : [];
+      const argv = [...asUser, process.execPath, script];
+      const stdout = await new Promise<string>((resolve, reject) => {
+        execFile(argv[0]!, argv.slice(1), { env: { PATH: process.env.PATH } }, (error, out, err) => (error ? reject(new Error(`${error.message}${err}`)) : resolve(out)));
+      });
+      assert.deepEqual(JSON.parse(stdout), { left: [] });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

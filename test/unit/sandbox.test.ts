@@ -5,7 +5,7 @@ import { constants, promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bwrapArgv, bwrapHost, bwrapNestedArgv, bwrapSandboxArgv, type BwrapHost } from '../../src/core/bwrap';
+import { bwrapArgv, bwrapHost, bwrapNestedArgv, bwrapWarmArgv, protectedPaths, type BwrapHost } from '../../src/core/bwrap';
 import { loadHookSet } from '../../src/core/hookSet';
 import { macosProfile, sandboxExecArgv } from '../../src/core/macosProfile';
 import { createHookRunner } from '../../src/core/runner';
@@ -75,19 +75,19 @@ describe('sandbox commands', () => {
 
   const host: BwrapHost = { run: true, varTmp: true };
 
-  it('gives bwrap a read-only system, a writable root and temp folder, private /tmp, /dev and /proc, and no network', () => {
-    const readOnly = (name: string) => ['--ro-bind-try', `/work/project/${name}`, `/work/project/${name}`];
+  it('gives bwrap a read-only system and /dev, a writable root and temp folder, private /tmp and /dev/shm, fresh /proc, no capabilities and no network', () => {
     assert.deepEqual(bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host), [
       '/usr/bin/bwrap',
       '--ro-bind', '/', '/',
       '--dev', '/dev',
+      '--remount-ro', '/dev',
       '--proc', '/proc',
+      '--tmpfs', '/dev/shm',
       '--tmpfs', '/tmp',
       '--tmpfs', '/run',
       '--tmpfs', '/var/tmp',
       '--bind', '/work/project', '/work/project',
       '--bind', '/tmp/garuda-hook-x', '/tmp/garuda-hook-x',
-      ...['.git', '.vscode', '.garuda', '.claude', '.cursor', '.codex', '.gemini', '.windsurf', '.kiro', '.clinerules', '.idea', '.github/hooks', '.husky', '.envrc', '.devcontainer'].flatMap(readOnly),
       '--unsetenv', 'SSH_AUTH_SOCK',
       '--unsetenv', 'DBUS_SESSION_BUS_ADDRESS',
       '--unsetenv', 'DBUS_SYSTEM_BUS_ADDRESS',
@@ -96,32 +96,57 @@ describe('sandbox commands', () => {
       '--die-with-parent',
       '--chdir', '/work/project',
       '--unshare-net',
+      '--cap-drop', 'ALL',
       '--',
       '/bin/sh', '-c', 'echo hi',
     ]);
     assert.equal(bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network: true }, host).includes('--unshare-net'), false);
   });
 
-  it('nests each hook of a warm sandbox in a sandbox of its own: the same per-hook parts, fresh /dev/shm, the warm one\'s system and network', () => {
+  it('binds the protected folders and files of the root read-only, only those that are there and not behind a symlink', async () => {
+    const root = await tempDir();
+    try {
+      for (const dir of ['.git', '.husky', '.github/hooks', 'config/vscode']) await fs.mkdir(path.join(root, dir), { recursive: true });
+      await fs.writeFile(path.join(root, '.envrc'), '');
+      await fs.symlink('config/vscode', path.join(root, '.vscode'));
+      // Followed inside the sandbox, this would put the host's /tmp over the sandbox's.
+      await fs.symlink(`${'../'.repeat(root.split('/').length)}tmp`, path.join(root, '.claude'));
+      await fs.writeFile(path.join(root, '.devcontainer'), '');
+      assert.deepEqual(protectedPaths(root), ['.git', '.github/hooks', '.husky', '.envrc', '.devcontainer'].map((name) => path.join(root, name)));
+      const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, root }, host);
+      const readOnly = argv.flatMap((arg, i) => (arg === '--ro-bind-try' ? [argv[i + 2]] : []));
+      assert.deepEqual(readOnly, protectedPaths(root));
+      // .github/hooks behind a symlinked .github is not followed either.
+      await fs.rm(path.join(root, '.github'), { recursive: true });
+      await fs.symlink('config', path.join(root, '.github'));
+      await fs.mkdir(path.join(root, 'config/hooks'));
+      assert.equal(protectedPaths(root).includes(path.join(root, '.github/hooks')), false);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('nests each hook of a warm sandbox in a sandbox of its own: the same fresh parts, the warm one\'s system, /dev and network', () => {
     const perRun = bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host);
     const nested = bwrapNestedArgv('/usr/bin/bwrap', 'echo hi', policy, host);
-    assert.deepEqual(nested.slice(0, 6), ['/usr/bin/bwrap', '--dev-bind', '/', '/', '--tmpfs', '/dev/shm']);
-    assert.deepEqual(nested.slice(6), perRun.slice(perRun.indexOf('--proc')).filter((arg) => arg !== '--unshare-net'));
-    const warm = bwrapSandboxArgv('/usr/bin/bwrap', { root: policy.root, network: false }, host);
-    const withoutTemp = perRun.join('\0').replace(`\0--bind\0${policy.tempDir}\0${policy.tempDir}`, '').split('\0');
+    assert.deepEqual(nested.slice(0, 4), ['/usr/bin/bwrap', '--dev-bind', '/', '/']);
+    assert.deepEqual(nested.slice(4), perRun.slice(perRun.indexOf('--proc')).filter((arg) => arg !== '--unshare-net'));
+    // The warm sandbox itself: a sandbox per run without the temp folder, keeping its capabilities to nest.
+    const warm = bwrapWarmArgv('/usr/bin/bwrap', { root: policy.root, network: false }, host);
+    const withoutTemp = perRun.join('\0').replace(`\0--bind\0${policy.tempDir}\0${policy.tempDir}`, '').replace('\0--cap-drop\0ALL', '').split('\0');
     assert.deepEqual(warm, withoutTemp.slice(0, withoutTemp.indexOf('--') + 1));
   });
 
   it('empties /run only without network, never a symlinked /run, and always /var/tmp and a runtime folder outside /run', () => {
     const emptied = (network: boolean, on: BwrapHost) => {
       const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network }, on);
-      return argv.flatMap((arg, i) => (arg === '--tmpfs' ? [argv[i + 1]] : []));
+      return argv.flatMap((arg, i) => (arg === '--tmpfs' && !['/tmp', '/dev/shm'].includes(argv[i + 1]!) ? [argv[i + 1]] : []));
     };
     const underRun = { run: true, varTmp: true, runtimeDir: '/run/user/1000' };
-    assert.deepEqual(emptied(false, underRun), ['/tmp', '/run', '/var/tmp']);
+    assert.deepEqual(emptied(false, underRun), ['/run', '/var/tmp']);
     // /etc/resolv.conf may point into /run: a hook with network keeps it, but not the user's own sockets.
-    assert.deepEqual(emptied(true, underRun), ['/tmp', '/var/tmp', '/run/user/1000']);
-    assert.deepEqual(emptied(false, { run: false, varTmp: false, runtimeDir: '/home/u/.run' }), ['/tmp', '/home/u/.run']);
+    assert.deepEqual(emptied(true, underRun), ['/var/tmp', '/run/user/1000']);
+    assert.deepEqual(emptied(false, { run: false, varTmp: false, runtimeDir: '/home/u/.run' }), ['/home/u/.run']);
   });
 
   it('reads /run, /var/tmp and a real, absolute $XDG_RUNTIME_DIR from the host', async () => {
@@ -299,6 +324,27 @@ for (const mode of ['a sandbox per run', 'a warm sandbox'] as const) describe(`h
     assert.equal(await fs.readFile(path.join(env.root, '.git/config'), 'utf8'), '[core]\n');
     assert.deepEqual(await Promise.all(['.git/hooks', '.vscode', '.garuda'].map((dir) => fs.readdir(path.join(env.root, dir)))), [[], [], []]);
     assert.equal(await fs.readFile(path.join(env.root, 'src/a.txt'), 'utf8'), 'a\n');
+  });
+
+  it('cannot write /dev, has a /dev/shm of its own, and no capabilities, even as root', async () => {
+    const set = await withHooks({ postToolUse: [{ command: 'echo x > /dev/planted; echo shm > /dev/shm/s && cat /dev/shm/s; grep CapEff /proc/self/status; exit 2' }] });
+    const outcome = await runner().postToolUse(set, bash, '');
+    assert.deepEqual(outcome.feedback!.split('\n').slice(1, -1), ['/bin/sh: 1: cannot create /dev/planted: Read-only file system']);
+    assert.equal(outcome.runs[0]!.stdout, 'shm\nCapEff:\t0000000000000000');
+  });
+
+  it('does not follow a protected path that a hook made a symlink out of the root', async () => {
+    const marker = `/tmp/garuda-marker-${randomUUID()}`;
+    await fs.writeFile(marker, 'host');
+    try {
+      // Climbs to / from the root: followed inside the sandbox, the host's /tmp would cover the sandbox's.
+      const plant = await withHooks({ postToolUse: [{ command: `ln -s ${'../'.repeat(env.root.split('/').length)}tmp .claude` }] });
+      await runner().postToolUse(plant, bash, '');
+      const look = await withHooks({ postToolUse: [{ command: `cat ${marker} 2>/dev/null; readlink .claude` }] });
+      assert.equal((await runner().postToolUse(look, bash, '')).runs[0]!.stdout, `${'../'.repeat(env.root.split('/').length)}tmp`);
+    } finally {
+      await fs.rm(marker, { force: true });
+    }
   });
 
   it('can read its input file, in a new PID namespace that hides the host processes', async () => {
