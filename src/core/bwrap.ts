@@ -57,7 +57,7 @@ export function bwrapWarmArgv(program: string, limits: Omit<SandboxPolicy, 'temp
  * is what makes this cheaper than a sandbox per run.
  */
 export function bwrapNestedArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost): string[] {
-  return [program, '--dev-bind', '/', '/', ...hookLayer(policy, host, policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
+  return [program, '--dev-bind', '/', '/', ...hookLayer(policy, host, [], policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
 }
 
 /**
@@ -71,9 +71,7 @@ function sandboxArgs(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, ho
     program,
     '--ro-bind', '/', '/',
     // Read-only, so that nothing a hook leaves in /dev reaches the next hook of a warm sandbox.
-    '--dev', '/dev',
-    '--remount-ro', '/dev',
-    ...hookLayer(limits, host, tempDir),
+    ...hookLayer(limits, host, ['--dev', '/dev', '--remount-ro', '/dev'], tempDir),
     ...(limits.network ? [] : ['--unshare-net']),
   ];
 }
@@ -88,17 +86,20 @@ function sandboxArgs(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, ho
  * terminal to inject keystrokes into), and staying in bwrap's process group lets a timeout's TERM
  * reach the hook itself. Whatever remains dies with the namespace's pid 1 when bwrap is killed.
  */
-function hookLayer(limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, tempDir: string | undefined): string[] {
+function hookLayer(limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, dev: readonly string[], tempDir: string | undefined): string[] {
+  const emptied = emptiedDirs(limits.network, host);
+  const fresh = [...dev, '--proc', '/proc', '--tmpfs', '/dev/shm', '--tmpfs', '/tmp', ...emptied.flatMap((dir) => ['--tmpfs', dir])];
+  // A temp folder in the root is writable with it.
+  const temp = tempDir !== undefined && !isUnder(tempDir, limits.root) ? ['--bind', tempDir, tempDir] : [];
+  // The protected paths after the root, which would otherwise make them writable again.
+  const root = ['--bind', limits.root, limits.root, ...protectedPaths(limits.root).flatMap((inside) => ['--ro-bind-try', inside, inside])];
+  // Mounted before what is made fresh: bwrap follows a symlink at a mount's target, and a hook running
+  // at the same time could turn a protected folder into one (`.claude -> ../../tmp`) between the check
+  // in protectedPaths and the mount, putting a host folder over the sandbox's; the fresh mounts cover
+  // it. A root inside a folder that is made fresh (/tmp) can only be mounted after it.
+  const inFresh = ['/dev', '/proc', '/tmp', ...emptied].some((dir) => isUnder(limits.root, dir));
   return [
-    '--proc', '/proc',
-    '--tmpfs', '/dev/shm',
-    // Before the binds: a root or temp folder under /tmp is then mounted inside the private /tmp.
-    '--tmpfs', '/tmp',
-    ...emptiedDirs(limits.network, host).flatMap((dir) => ['--tmpfs', dir]),
-    '--bind', limits.root, limits.root,
-    ...(tempDir !== undefined ? ['--bind', tempDir, tempDir] : []),
-    // After the writable binds: a temp folder that is the root itself would otherwise bind it writable again.
-    ...protectedPaths(limits.root).flatMap((inside) => ['--ro-bind-try', inside, inside]),
+    ...(inFresh ? [...fresh, ...temp, ...root] : [...root, ...fresh, ...temp]),
     ...UNSET.flatMap((name) => ['--unsetenv', name]),
     '--unshare-pid',
     '--unshare-ipc',

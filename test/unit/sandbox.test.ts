@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { bwrapArgv, bwrapHost, bwrapNestedArgv, bwrapWarmArgv, protectedPaths, type BwrapHost } from '../../src/core/bwrap';
 import { loadHookSet } from '../../src/core/hookSet';
 import { macosProfile, sandboxExecArgv } from '../../src/core/macosProfile';
+import { runCommand } from '../../src/core/executor';
 import { createHookRunner } from '../../src/core/runner';
 import { detectSandbox, sandboxedCommand, sandboxLine } from '../../src/core/sandbox';
 import { WarmSandboxes } from '../../src/core/warmSandbox';
@@ -79,6 +80,7 @@ describe('sandbox commands', () => {
     assert.deepEqual(bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host), [
       '/usr/bin/bwrap',
       '--ro-bind', '/', '/',
+      '--bind', '/work/project', '/work/project',
       '--dev', '/dev',
       '--remount-ro', '/dev',
       '--proc', '/proc',
@@ -86,7 +88,6 @@ describe('sandbox commands', () => {
       '--tmpfs', '/tmp',
       '--tmpfs', '/run',
       '--tmpfs', '/var/tmp',
-      '--bind', '/work/project', '/work/project',
       '--bind', '/tmp/garuda-hook-x', '/tmp/garuda-hook-x',
       '--unsetenv', 'SSH_AUTH_SOCK',
       '--unsetenv', 'DBUS_SESSION_BUS_ADDRESS',
@@ -100,6 +101,9 @@ describe('sandbox commands', () => {
       '--',
       '/bin/sh', '-c', 'echo hi',
     ]);
+    // A root in /tmp can only be mounted after the private /tmp; a temp folder in the root needs no bind.
+    const inTmp = bwrapArgv('/usr/bin/bwrap', 'x', { root: '/tmp/project', tempDir: '/tmp/project', network: false }, host);
+    assert.deepEqual(inTmp.slice(inTmp.indexOf('--tmpfs'), inTmp.indexOf('--unsetenv')), ['--tmpfs', '/dev/shm', '--tmpfs', '/tmp', '--tmpfs', '/run', '--tmpfs', '/var/tmp', '--bind', '/tmp/project', '/tmp/project']);
     assert.equal(bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network: true }, host).includes('--unshare-net'), false);
   });
 
@@ -110,7 +114,7 @@ describe('sandbox commands', () => {
       await fs.writeFile(path.join(root, '.envrc'), '');
       await fs.symlink('config/vscode', path.join(root, '.vscode'));
       // Followed inside the sandbox, this would put the host's /tmp over the sandbox's.
-      await fs.symlink(`${'../'.repeat(root.split('/').length)}tmp`, path.join(root, '.claude'));
+      await fs.symlink(`${'../'.repeat(root.split('/').length - 1)}tmp`, path.join(root, '.claude'));
       await fs.writeFile(path.join(root, '.devcontainer'), '');
       assert.deepEqual(protectedPaths(root), ['.git', '.github/hooks', '.husky', '.envrc', '.devcontainer'].map((name) => path.join(root, name)));
       const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, root }, host);
@@ -130,11 +134,12 @@ describe('sandbox commands', () => {
     const perRun = bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host);
     const nested = bwrapNestedArgv('/usr/bin/bwrap', 'echo hi', policy, host);
     assert.deepEqual(nested.slice(0, 4), ['/usr/bin/bwrap', '--dev-bind', '/', '/']);
-    assert.deepEqual(nested.slice(4), perRun.slice(perRun.indexOf('--proc')).filter((arg) => arg !== '--unshare-net'));
+    const without = (argv: string[], ...parts: string[][]) => parts.reduce((joined, part) => joined.replace(`\0${part.join('\0')}`, ''), argv.join('\0')).split('\0');
+    assert.deepEqual(nested.slice(4), without(perRun, ['--dev', '/dev', '--remount-ro', '/dev'], ['--unshare-net']).slice(4));
     // The warm sandbox itself: a sandbox per run without the temp folder, keeping its capabilities to nest.
     const warm = bwrapWarmArgv('/usr/bin/bwrap', { root: policy.root, network: false }, host);
-    const withoutTemp = perRun.join('\0').replace(`\0--bind\0${policy.tempDir}\0${policy.tempDir}`, '').replace('\0--cap-drop\0ALL', '').split('\0');
-    assert.deepEqual(warm, withoutTemp.slice(0, withoutTemp.indexOf('--') + 1));
+    const perRunArgs = without(perRun, ['--bind', policy.tempDir, policy.tempDir], ['--cap-drop', 'ALL']);
+    assert.deepEqual(warm, perRunArgs.slice(0, perRunArgs.indexOf('--') + 1));
   });
 
   it('empties /run only without network, never a symlinked /run, and always /var/tmp and a runtime folder outside /run', () => {
@@ -338,10 +343,10 @@ for (const mode of ['a sandbox per run', 'a warm sandbox'] as const) describe(`h
     await fs.writeFile(marker, 'host');
     try {
       // Climbs to / from the root: followed inside the sandbox, the host's /tmp would cover the sandbox's.
-      const plant = await withHooks({ postToolUse: [{ command: `ln -s ${'../'.repeat(env.root.split('/').length)}tmp .claude` }] });
+      const plant = await withHooks({ postToolUse: [{ command: `ln -s ${'../'.repeat(env.root.split('/').length - 1)}tmp .claude` }] });
       await runner().postToolUse(plant, bash, '');
       const look = await withHooks({ postToolUse: [{ command: `cat ${marker} 2>/dev/null; readlink .claude` }] });
-      assert.equal((await runner().postToolUse(look, bash, '')).runs[0]!.stdout, `${'../'.repeat(env.root.split('/').length)}tmp`);
+      assert.equal((await runner().postToolUse(look, bash, '')).runs[0]!.stdout, `${'../'.repeat(env.root.split('/').length - 1)}tmp`);
     } finally {
       await fs.rm(marker, { force: true });
     }
@@ -378,5 +383,48 @@ for (const mode of ['a sandbox per run', 'a warm sandbox'] as const) describe(`h
       child.kill('SIGKILL');
     }
     assert.ok(await waitFor(async () => (await processesWith(token)).length === 0), `still running: ${await processesWith(token)}`);
+  });
+});
+
+describe('a protected folder swapped for a symlink while its sandbox starts', () => {
+  // As if a hook running at the same time won the race between protectedPaths and bwrap's mount.
+  let root: string;
+  let marker: string;
+  beforeEach(async () => {
+    // Outside /tmp, where workspaces live: the sandbox's private /tmp is mounted after the root.
+    root = await fs.mkdtemp(path.join(os.homedir(), '.garuda-race-'));
+    marker = `/tmp/garuda-marker-${randomUUID()}`;
+    await fs.writeFile(marker, 'host');
+    await fs.mkdir(path.join(root, '.claude'));
+  });
+  afterEach(async () => {
+    await fs.rm(root, { recursive: true, force: true });
+    await fs.rm(marker, { force: true });
+  });
+
+  const swap = async () => {
+    await fs.rm(path.join(root, '.claude'), { recursive: true });
+    await fs.symlink(`${'../'.repeat(root.split('/').length - 1)}tmp`, path.join(root, '.claude'));
+  };
+  const run = async (argv: string[]) => {
+    const result = await runCommand({ command: '', argv, cwd: root, env: { PATH: process.env.PATH }, stdin: '', timeoutMs: 10_000 });
+    return `${result.stdout}${result.stderr}`.trim();
+  };
+  const look = (file: string) => `cat ${file} 2>/dev/null || echo hidden`;
+
+  it('does not show the host folder it points to, in a sandbox per run', async () => {
+    const argv = bwrapArgv(bwrapSandbox().program, look(marker), { root, tempDir: root, network: false });
+    assert.ok(argv.includes(path.join(root, '.claude')));
+    await swap();
+    assert.equal(await run(argv), 'hidden');
+  });
+
+  it('does not show the warm sandbox\'s /tmp, where other runs keep their temp folders, in a sandbox nested in it', async () => {
+    const { program } = bwrapSandbox();
+    const nested = bwrapNestedArgv(program, look('/tmp/other-run'), { root, tempDir: root, network: false }, bwrapHost());
+    assert.ok(nested.includes(path.join(root, '.claude')));
+    await swap();
+    const warm = [...bwrapWarmArgv(program, { root, network: false }, bwrapHost()), '/bin/sh', '-c', 'echo other > /tmp/other-run && exec "$@"', 'sh'];
+    assert.equal(await run([...warm, ...nested]), 'hidden');
   });
 });
