@@ -37,17 +37,18 @@ export function bwrapHost(env: NodeJS.ProcessEnv = process.env): BwrapHost {
  * unless the hook asks for network, its own network namespace (only a loopback of its own, so not
  * even servers on the host's 127.0.0.1 are reachable).
  */
-export function bwrapArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost = bwrapHost()): string[] {
-  return [...sandboxArgs(program, policy, host, policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
+export function bwrapArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost = bwrapHost(), binds: readonly ProtectedBind[] = []): string[] {
+  return [...sandboxArgs(program, policy, host, binds, policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
 }
 
 /**
  * A warm sandbox (warmSandbox.ts), up to the program it runs: what a sandbox per run has, without a
- * temp folder. Its worker starts each hook with `bwrapNestedArgv`. Its `--chdir` into the root also
- * pins the root: a folder made in its place later is another one, which gets another sandbox.
+ * temp folder or protected binds, which each hook's nested sandbox makes (`bwrapNestedArgv`). Its
+ * `--chdir` into the root also pins the root: a folder made in its place later is another one, which
+ * gets another sandbox.
  */
 export function bwrapWarmArgv(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost): string[] {
-  return [...sandboxArgs(program, limits, host), '--'];
+  return [...sandboxArgs(program, limits, host, []), '--'];
 }
 
 /**
@@ -56,8 +57,8 @@ export function bwrapWarmArgv(program: string, limits: Omit<SandboxPolicy, 'temp
  * next hook. The read-only system, the read-only /dev and the network are the warm sandbox's, which
  * is what makes this cheaper than a sandbox per run.
  */
-export function bwrapNestedArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost): string[] {
-  return [program, '--dev-bind', '/', '/', ...hookLayer(policy, host, [], policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
+export function bwrapNestedArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost, binds: readonly ProtectedBind[] = []): string[] {
+  return [program, '--dev-bind', '/', '/', ...hookLayer(policy, host, [], binds, policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
 }
 
 /**
@@ -66,12 +67,12 @@ export function bwrapNestedArgv(program: string, command: string, policy: Sandbo
  */
 const HOOK_ONLY = ['--cap-drop', 'ALL'];
 
-function sandboxArgs(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, tempDir?: string): string[] {
+function sandboxArgs(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, binds: readonly ProtectedBind[], tempDir?: string): string[] {
   return [
     program,
     '--ro-bind', '/', '/',
     // Read-only, so that nothing a hook leaves in /dev reaches the next hook of a warm sandbox.
-    ...hookLayer(limits, host, ['--dev', '/dev', '--remount-ro', '/dev'], tempDir),
+    ...hookLayer(limits, host, ['--dev', '/dev', '--remount-ro', '/dev'], binds, tempDir),
     ...(limits.network ? [] : ['--unshare-net']),
   ];
 }
@@ -86,17 +87,16 @@ function sandboxArgs(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, ho
  * terminal to inject keystrokes into), and staying in bwrap's process group lets a timeout's TERM
  * reach the hook itself. Whatever remains dies with the namespace's pid 1 when bwrap is killed.
  */
-function hookLayer(limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, dev: readonly string[], tempDir: string | undefined): string[] {
+function hookLayer(limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, dev: readonly string[], binds: readonly ProtectedBind[], tempDir: string | undefined): string[] {
   const emptied = emptiedDirs(limits.network, host);
   const fresh = [...dev, '--proc', '/proc', '--tmpfs', '/dev/shm', '--tmpfs', '/tmp', ...emptied.flatMap((dir) => ['--tmpfs', dir])];
   // A temp folder in the root is writable with it.
   const temp = tempDir !== undefined && !isUnder(tempDir, limits.root) ? ['--bind', tempDir, tempDir] : [];
   // The protected paths after the root, which would otherwise make them writable again.
-  const root = ['--bind', limits.root, limits.root, ...protectedPaths(limits.root).flatMap((inside) => ['--ro-bind-try', inside, inside])];
-  // Mounted before what is made fresh: bwrap follows a symlink at a mount's target, and a hook running
-  // at the same time could turn a protected folder into one (`.claude -> ../../tmp`) between the check
-  // in protectedPaths and the mount, putting a host folder over the sandbox's; the fresh mounts cover
-  // it. A root inside a folder that is made fresh (/tmp) can only be mounted after it.
+  const root = ['--bind', limits.root, limits.root, ...binds.flatMap(({ fd, path: inside }) => ['--ro-bind-fd', String(fd), inside])];
+  // Mounted before what is made fresh, as a second line behind --ro-bind-fd: were a protected path
+  // swapped for a symlink (`.claude -> ../../tmp`) that bwrap followed, the fresh mounts would cover
+  // whatever it landed on. A root inside a folder that is made fresh (/tmp) can only be mounted after it.
   const inFresh = ['/dev', '/proc', '/tmp', ...emptied].some((dir) => isUnder(limits.root, dir));
   return [
     ...(inFresh ? [...fresh, ...temp, ...root] : [...root, ...fresh, ...temp]),
@@ -117,23 +117,49 @@ function emptiedDirs(network: boolean, host: BwrapHost): string[] {
   ];
 }
 
+/** A protected path, opened, and the descriptor number bwrap gets it as. */
+export interface ProtectedBind {
+  readonly path: string;
+  readonly fd: number;
+}
+
+/** The protected paths of a root, opened for one sandbox: hand `fds` to bwrap from fd 3 on, then close them. */
+export interface OpenProtectedPaths {
+  readonly binds: readonly ProtectedBind[];
+  readonly fds: readonly number[];
+  close(): void;
+}
+
+/** Linux's O_PATH: a handle on the path itself, which never blocks (a FIFO) and reads nothing. */
+const O_PATH = 0o10000000;
+
 /**
- * The PROTECTED_IN_ROOT paths of `root` that are there now, as real folders and files. bwrap follows
- * a symlink at a mount's target inside the sandbox: `.envrc -> ../../../tmp` would put the host's
- * /tmp over the sandbox's. A symlinked one is not protected, as a missing one is not.
+ * Opens the PROTECTED_IN_ROOT paths of `root` that are there now, as real folders and files; a
+ * symlinked one is not protected, as a missing one is not. bwrap binds the opened file itself
+ * (`--ro-bind-fd`) and refuses to start if the path no longer leads to it when it mounts: a hook
+ * running at the same time cannot swap a protected folder for a symlink (`.envrc -> ../../tmp`, which
+ * bwrap would follow inside the sandbox) to put a host folder over the sandbox's.
  */
-export function protectedPaths(root: string): string[] {
-  return PROTECTED_IN_ROOT.flatMap((name) => {
-    const parts = name.split('/');
-    let inside = root;
-    for (const [i, part] of parts.entries()) {
-      inside = path.join(inside, part);
-      const stat = fs.lstatSync(inside, { throwIfNoEntry: false });
-      // On the way (.github of .github/hooks), only a real folder leads on.
-      if (!stat || stat.isSymbolicLink() || (i < parts.length - 1 && !stat.isDirectory())) return [];
+export function openProtectedPaths(root: string, firstFd = 3): OpenProtectedPaths {
+  const binds: ProtectedBind[] = [];
+  const fds: number[] = [];
+  for (const name of PROTECTED_IN_ROOT) {
+    const inside = path.join(root, name);
+    let fd: number;
+    try {
+      fd = fs.openSync(inside, O_PATH | fs.constants.O_NOFOLLOW);
+    } catch {
+      continue;
     }
-    return [inside];
-  });
+    // A symlink itself, or one on the way (.github of .github/hooks), leads elsewhere.
+    if (fs.fstatSync(fd).isSymbolicLink() || fs.readlinkSync(`/proc/self/fd/${fd}`) !== inside) {
+      fs.closeSync(fd);
+      continue;
+    }
+    binds.push({ path: inside, fd: firstFd + fds.length });
+    fds.push(fd);
+  }
+  return { binds, fds, close: () => fds.forEach((fd) => fs.closeSync(fd)) };
 }
 
 function isDir(dir: string): boolean {

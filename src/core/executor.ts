@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { onProcessExit } from './processExit';
 
@@ -18,6 +18,8 @@ export interface ExecRequest {
   readonly argv?: readonly string[];
   /** Ends the whole process group early, as a timeout does (an editor's cancel button). */
   readonly signal?: AbortSignal;
+  /** Open files the process gets as fd 3, 4, …; the caller closes them once it has started. */
+  readonly fds?: readonly number[];
 }
 
 export interface ExecResult {
@@ -59,10 +61,12 @@ export async function runCommand(request: ExecRequest): Promise<ExecResult> {
   const subprocess = spawn(file!, args, {
     cwd: request.cwd,
     env: request.env,
+    // Pipes for the standard streams (which the cast below relies on), then the caller's open files.
+    stdio: ['pipe', 'pipe', 'pipe', ...(request.fds ?? [])],
     // Its own process group, so a timeout reaches grandchildren too.
     detached: true,
     windowsHide: true,
-  });
+  }) as ChildProcessWithoutNullStreams;
   // A hook may exit without reading its input: the closed pipe is not an error.
   subprocess.stdin.once('error', () => undefined);
   subprocess.stdin.end(request.stdin);

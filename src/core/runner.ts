@@ -120,15 +120,22 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
       // A sandbox gets a fresh folder per run as the hook's only writable temp folder.
       folder = createRunFolder(input, box.available);
       const sandboxed = sandboxedCommand(box, hook.command, { root: set.root, tempDir: folder.dir, network: hook.network });
-      const result = await exec({
-        command: hook.command,
-        argv: sandboxed.argv,
-        cwd: set.root,
-        env: { ...hookEnv, ...sandboxed.env, GARUDA_HOOK_INPUT: folder.inputFile },
-        stdin: input,
-        timeoutMs: hook.timeoutMs,
-      });
-      return decide(hook, result);
+      let running: Promise<ExecResult>;
+      try {
+        running = exec({
+          command: hook.command,
+          argv: sandboxed.argv,
+          cwd: set.root,
+          env: { ...hookEnv, ...sandboxed.env, GARUDA_HOOK_INPUT: folder.inputFile },
+          stdin: input,
+          timeoutMs: hook.timeoutMs,
+          fds: sandboxed.fds,
+        });
+      } finally {
+        // Started, the child has its own copies.
+        sandboxed.close();
+      }
+      return decide(hook, await running);
     } catch (error) {
       // A hook that cannot even be started (no temp folder, a NUL byte in a variable) fails like any
       // other broken hook: a guard blocks, and the run is still audited.

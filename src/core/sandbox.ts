@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bwrapArgv } from './bwrap';
+import { bwrapArgv, bwrapHost, openProtectedPaths } from './bwrap';
 import { SANDBOX_EXEC, sandboxExecArgv } from './macosProfile';
 
 /** What isolates hook processes on this machine; shown wherever the user decides to trust hooks. */
@@ -20,10 +20,14 @@ export interface SandboxPolicy {
   readonly network: boolean;
 }
 
-/** How to start one hook: the executor's argv, and variables to add to the hook's environment. */
+/** How to start one hook: the executor's argv, variables to add to the hook's environment, and open files to hand it. */
 export interface SandboxedCommand {
   readonly argv: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** For the child from fd 3 on (see ExecRequest.fds). */
+  readonly fds: readonly number[];
+  /** Closes `fds` once the command has started. */
+  close(): void;
 }
 
 export interface DetectSandboxOptions {
@@ -66,12 +70,14 @@ export function sandboxLine(info: SandboxInfo): string {
 
 export function sandboxedCommand(info: SandboxInfo, command: string, policy: SandboxPolicy): SandboxedCommand {
   switch (info.name) {
-    case 'bwrap':
-      return { argv: bwrapArgv(info.program, command, policy), env: { TMPDIR: policy.tempDir } };
+    case 'bwrap': {
+      const opened = openProtectedPaths(policy.root);
+      return { argv: bwrapArgv(info.program, command, policy, bwrapHost(), opened.binds), env: { TMPDIR: policy.tempDir }, fds: opened.fds, close: opened.close };
+    }
     case 'sandbox-exec':
-      return { argv: sandboxExecArgv(command, policy), env: { TMPDIR: policy.tempDir } };
+      return { argv: sandboxExecArgv(command, policy), env: { TMPDIR: policy.tempDir }, fds: [], close: () => undefined };
     case 'none':
-      return { argv: ['/bin/sh', '-c', command], env: {} };
+      return { argv: ['/bin/sh', '-c', command], env: {}, fds: [], close: () => undefined };
   }
 }
 
@@ -100,8 +106,9 @@ function detect(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, systemDirs: r
  */
 function probe(info: SandboxInfo, env: NodeJS.ProcessEnv): SandboxInfo {
   const dir = fs.realpathSync(os.tmpdir());
-  const { argv } = sandboxedCommand(info, 'exit 0', { root: dir, tempDir: dir, network: false });
-  const result = spawnSync(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+  const { argv, fds, close } = sandboxedCommand(info, 'exit 0', { root: dir, tempDir: dir, network: false });
+  const result = spawnSync(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe', ...fds], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+  close();
   if (result.status === 0) return info;
   const said = result.error?.message ?? result.stderr.trim().split('\n')[0] ?? '';
   const status = result.signal ? `killed by ${result.signal}` : `exit ${result.status}`;

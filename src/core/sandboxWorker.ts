@@ -2,7 +2,7 @@
 // sandbox of its own nested in this one (bwrapNestedArgv), with a fresh temp folder and input file,
 // and reports how it ended. Hooks cannot see this process: they have PID namespaces of their own.
 import { runCommand } from './executor';
-import { bwrapNestedArgv } from './bwrap';
+import { bwrapNestedArgv, openProtectedPaths, type ProtectedBind } from './bwrap';
 import { createRunFolder } from './runFolder';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './warmSandbox';
 
@@ -25,17 +25,24 @@ async function run(request: WorkerRequest): Promise<void> {
   try {
     // In this sandbox's /tmp, bound into the hook's.
     folder = createRunFolder(request.stdin, true);
-    const result = await runCommand({
-      command: request.command,
-      argv: nestedArgv(request.command, folder.dir),
-      cwd: setup.root,
-      env: { ...request.env, TMPDIR: folder.dir, GARUDA_HOOK_INPUT: folder.inputFile },
-      stdin: request.stdin,
-      timeoutMs: request.timeoutMs,
-      killGraceMs: request.killGraceMs,
-      outputLimit: request.outputLimit,
-    });
-    send({ type: 'result', id: request.id, result });
+    const opened = openProtectedPaths(setup.root);
+    let running: ReturnType<typeof runCommand>;
+    try {
+      running = runCommand({
+        command: request.command,
+        argv: nestedArgv(request.command, folder.dir, opened.binds),
+        cwd: setup.root,
+        env: { ...request.env, TMPDIR: folder.dir, GARUDA_HOOK_INPUT: folder.inputFile },
+        stdin: request.stdin,
+        timeoutMs: request.timeoutMs,
+        killGraceMs: request.killGraceMs,
+        outputLimit: request.outputLimit,
+        fds: opened.fds,
+      });
+    } finally {
+      opened.close();
+    }
+    send({ type: 'result', id: request.id, result: await running });
   } catch (error) {
     send({ type: 'failed', id: request.id, message: (error as Error).message });
   }
@@ -43,8 +50,8 @@ async function run(request: WorkerRequest): Promise<void> {
   await folder?.remove();
 }
 
-function nestedArgv(command: string, tempDir: string): string[] {
-  return bwrapNestedArgv(setup.program, command, { root: setup.root, tempDir, network: setup.network }, setup.host);
+function nestedArgv(command: string, tempDir: string, binds: readonly ProtectedBind[] = []): string[] {
+  return bwrapNestedArgv(setup.program, command, { root: setup.root, tempDir, network: setup.network }, setup.host, binds);
 }
 
 function send(reply: WorkerReply): void {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { constants, promises as fs } from 'node:fs';
+import { constants, fstatSync, promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bwrapArgv, bwrapHost, bwrapNestedArgv, bwrapWarmArgv, protectedPaths, type BwrapHost } from '../../src/core/bwrap';
+import { bwrapArgv, bwrapHost, bwrapNestedArgv, bwrapWarmArgv, openProtectedPaths, type BwrapHost } from '../../src/core/bwrap';
 import { loadHookSet } from '../../src/core/hookSet';
 import { macosProfile, sandboxExecArgv } from '../../src/core/macosProfile';
 import { runCommand } from '../../src/core/executor';
@@ -71,7 +71,8 @@ describe('sandbox detection', () => {
 describe('sandbox commands', () => {
   it('runs sh -c directly when there is no sandbox, with nothing added to the environment', () => {
     const none = detectSandbox({ env: { PATH: '' }, platform: 'win32' });
-    assert.deepEqual(sandboxedCommand(none, 'echo hi', policy), { argv: ['/bin/sh', '-c', 'echo hi'], env: {} });
+    const { argv, env, fds } = sandboxedCommand(none, 'echo hi', policy);
+    assert.deepEqual({ argv, env, fds }, { argv: ['/bin/sh', '-c', 'echo hi'], env: {}, fds: [] });
   });
 
   const host: BwrapHost = { run: true, varTmp: true };
@@ -107,7 +108,7 @@ describe('sandbox commands', () => {
     assert.equal(bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network: true }, host).includes('--unshare-net'), false);
   });
 
-  it('binds the protected folders and files of the root read-only, only those that are there and not behind a symlink', async () => {
+  it('binds the protected folders and files of the root read-only as opened, only those that are there and not behind a symlink', async () => {
     const root = await tempDir();
     try {
       for (const dir of ['.git', '.husky', '.github/hooks', 'config/vscode']) await fs.mkdir(path.join(root, dir), { recursive: true });
@@ -115,16 +116,27 @@ describe('sandbox commands', () => {
       await fs.symlink('config/vscode', path.join(root, '.vscode'));
       // Followed inside the sandbox, this would put the host's /tmp over the sandbox's.
       await fs.symlink(`${'../'.repeat(root.split('/').length - 1)}tmp`, path.join(root, '.claude'));
-      await fs.writeFile(path.join(root, '.devcontainer'), '');
-      assert.deepEqual(protectedPaths(root), ['.git', '.github/hooks', '.husky', '.envrc', '.devcontainer'].map((name) => path.join(root, name)));
-      const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, root }, host);
-      const readOnly = argv.flatMap((arg, i) => (arg === '--ro-bind-try' ? [argv[i + 2]] : []));
-      assert.deepEqual(readOnly, protectedPaths(root));
+      // Opening a FIFO to read would wait for a writer.
+      execFileSync('mkfifo', [path.join(root, '.devcontainer')]);
+      const opened = openProtectedPaths(root);
+      try {
+        const expected = ['.git', '.github/hooks', '.husky', '.envrc', '.devcontainer'].map((name) => path.join(root, name));
+        assert.deepEqual(opened.binds.map((bind) => bind.path), expected);
+        assert.deepEqual(opened.binds.map((bind) => bind.fd), [3, 4, 5, 6, 7]);
+        assert.equal(opened.fds.length, 5);
+        const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, root }, host, opened.binds);
+        assert.deepEqual(argv.flatMap((arg, i) => (arg === '--ro-bind-fd' ? [`${argv[i + 1]} ${argv[i + 2]}`] : [])), expected.map((file, i) => `${i + 3} ${file}`));
+      } finally {
+        opened.close();
+      }
+      for (const fd of opened.fds) assert.throws(() => fstatSync(fd), /EBADF/);
       // .github/hooks behind a symlinked .github is not followed either.
       await fs.rm(path.join(root, '.github'), { recursive: true });
       await fs.symlink('config', path.join(root, '.github'));
       await fs.mkdir(path.join(root, 'config/hooks'));
-      assert.equal(protectedPaths(root).includes(path.join(root, '.github/hooks')), false);
+      const again = openProtectedPaths(root);
+      again.close();
+      assert.equal(again.binds.some((bind) => bind.path === path.join(root, '.github/hooks')), false);
     } finally {
       await fs.rm(root, { recursive: true, force: true });
     }
@@ -387,44 +399,63 @@ for (const mode of ['a sandbox per run', 'a warm sandbox'] as const) describe(`h
 });
 
 describe('a protected folder swapped for a symlink while its sandbox starts', () => {
-  // As if a hook running at the same time won the race between protectedPaths and bwrap's mount.
-  let root: string;
+  // As if a hook running at the same time swapped it between openProtectedPaths and bwrap's mount.
+  let outer: string;
   let marker: string;
   beforeEach(async () => {
-    // Outside /tmp, where workspaces live: the sandbox's private /tmp is mounted after the root.
-    root = await fs.mkdtemp(path.join(os.homedir(), '.garuda-race-'));
+    outer = await fs.mkdtemp(path.join(os.homedir(), '.garuda-race-'));
     marker = `/tmp/garuda-marker-${randomUUID()}`;
     await fs.writeFile(marker, 'host');
-    await fs.mkdir(path.join(root, '.claude'));
   });
   afterEach(async () => {
-    await fs.rm(root, { recursive: true, force: true });
+    await fs.rm(outer, { recursive: true, force: true });
     await fs.rm(marker, { force: true });
   });
 
-  const swap = async () => {
-    await fs.rm(path.join(root, '.claude'), { recursive: true });
+  /** A root with a protected folder, opened, then swapped for a symlink that climbs to the host's /tmp. */
+  const swapped = async (root: string) => {
+    await fs.mkdir(path.join(root, '.claude'), { recursive: true });
+    const opened = openProtectedPaths(root);
+    await fs.rename(path.join(root, '.claude'), path.join(root, 'moved'));
     await fs.symlink(`${'../'.repeat(root.split('/').length - 1)}tmp`, path.join(root, '.claude'));
+    return opened;
   };
-  const run = async (argv: string[]) => {
-    const result = await runCommand({ command: '', argv, cwd: root, env: { PATH: process.env.PATH }, stdin: '', timeoutMs: 10_000 });
-    return `${result.stdout}${result.stderr}`.trim();
+  const run = async (argv: string[], root: string, fds: readonly number[]) => {
+    const result = await runCommand({ command: '', argv, cwd: root, env: { PATH: process.env.PATH }, stdin: '', timeoutMs: 10_000, fds });
+    return { exitCode: result.exitCode, output: `${result.stdout}${result.stderr}`.trim() };
   };
   const look = (file: string) => `cat ${file} 2>/dev/null || echo hidden`;
+  // bwrap checks that the path it mounts on still leads to the opened file ("Race condition binding
+  // dirfd") and refuses to start: its own words, one line, and the hook never ran.
+  const REFUSED = /^bwrap: [^\n]+$/;
 
-  it('does not show the host folder it points to, in a sandbox per run', async () => {
-    const argv = bwrapArgv(bwrapSandbox().program, look(marker), { root, tempDir: root, network: false });
-    assert.ok(argv.includes(path.join(root, '.claude')));
-    await swap();
-    assert.equal(await run(argv), 'hidden');
-  });
+  // Outside /tmp, where workspaces live, and inside it, which is mounted before the root.
+  for (const where of ['in the home folder', 'in /tmp'] as const) {
+    it(`refuses to start a sandbox per run, for a root ${where}`, async () => {
+      const root = where === 'in /tmp' ? await fs.mkdtemp('/tmp/garuda-race-') : outer;
+      const opened = await swapped(root);
+      try {
+        const result = await run(bwrapArgv(bwrapSandbox().program, look(marker), { root, tempDir: root, network: false }, bwrapHost(), opened.binds), root, opened.fds);
+        assert.notEqual(result.exitCode, 0);
+        assert.match(result.output, REFUSED);
+      } finally {
+        opened.close();
+        if (root !== outer) await fs.rm(root, { recursive: true, force: true });
+      }
+    });
+  }
 
-  it('does not show the warm sandbox\'s /tmp, where other runs keep their temp folders, in a sandbox nested in it', async () => {
+  it('refuses to start a sandbox nested in a warm one, whose /tmp holds other runs\' temp folders', async () => {
     const { program } = bwrapSandbox();
-    const nested = bwrapNestedArgv(program, look('/tmp/other-run'), { root, tempDir: root, network: false }, bwrapHost());
-    assert.ok(nested.includes(path.join(root, '.claude')));
-    await swap();
-    const warm = [...bwrapWarmArgv(program, { root, network: false }, bwrapHost()), '/bin/sh', '-c', 'echo other > /tmp/other-run && exec "$@"', 'sh'];
-    assert.equal(await run([...warm, ...nested]), 'hidden');
+    const opened = await swapped(outer);
+    try {
+      const nested = bwrapNestedArgv(program, look('/tmp/other-run'), { root: outer, tempDir: outer, network: false }, bwrapHost(), opened.binds);
+      const warm = [...bwrapWarmArgv(program, { root: outer, network: false }, bwrapHost()), '/bin/sh', '-c', 'echo other > /tmp/other-run && exec "$@"', 'sh'];
+      const result = await run([...warm, ...nested], outer, opened.fds);
+      assert.notEqual(result.exitCode, 0);
+      assert.match(result.output, REFUSED);
+    } finally {
+      opened.close();
+    }
   });
 });

@@ -11,8 +11,10 @@ const run = async () => {
   if (mode === 'a warm sandbox' && sandbox.name === 'bwrap') {
     return new WarmSandboxes().run({ program: sandbox.program, root: root!, network: false, source: 'user' }, request);
   }
-  const { argv } = sandboxedCommand(sandbox, command!, { root: root!, tempDir: root!, network: false });
-  return runCommand({ ...request, argv, cwd: root! });
+  const { argv, fds, close } = sandboxedCommand(sandbox, command!, { root: root!, tempDir: root!, network: false });
+  const running = runCommand({ ...request, argv, cwd: root!, fds });
+  close();
+  return running;
 };
 run().catch((error) => {
   console.error(error);
