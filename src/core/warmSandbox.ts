@@ -1,5 +1,5 @@
-// Warm bwrap sandboxes: one long-lived sandbox per workspace root, hook source and network setting,
-// with a worker inside (sandboxWorker.ts) that starts each hook in a sandbox nested in it. A sandbox
+// Warm bwrap sandboxes: one long-lived sandbox per workspace root, hook source and network setting
+// (and per root folder and host layout, see sandboxIdentity), with a worker inside (sandboxWorker.ts) that starts each hook in a sandbox nested in it. A sandbox
 // per run builds the read-only system, /dev and a network namespace for every hook, which costs
 // twice what the hook's own shell does; here only the parts a hook could change or see are new for
 // each run: its PID and IPC namespaces, /proc, /tmp, /dev/shm, the emptied folders, and the
