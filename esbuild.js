@@ -55,7 +55,8 @@ async function sandboxWorkerSource() {
 
 async function main() {
   fs.mkdirSync('dist', { recursive: true });
-  common.define = { GARUDA_SANDBOX_WORKER: JSON.stringify(await sandboxWorkerSource()) };
+  // Every bundle that may start a warm sandbox carries the worker.
+  Object.assign(common, { define: { GARUDA_SANDBOX_WORKER: JSON.stringify(await sandboxWorkerSource()) } });
   fs.copyFileSync(require.resolve('mvdan-sh'), 'dist/shell-parser.js');
   const builds = [
     { ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },

@@ -8,7 +8,7 @@ import { createRequire, wrap } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 
-/** How the bundle was loaded: read by the benchmark through this module's exports. */
+/** How the bundle was loaded: main.ts exports it as `loadStats`, which the benchmark reads. */
 export interface LoadStats {
   /** Reading, compiling and running the bundle's top level. */
   readonly loadMs: number;
@@ -19,6 +19,10 @@ export interface LoadStats {
 /** Late enough that activation has compiled what it needs, early enough to be there next start. */
 const WRITE_DELAY_MS = 5_000;
 
+/**
+ * `writeDelayMs` is for tests. The bundle runs without `importModuleDynamically`: it is CommonJS and
+ * never uses `import()`, which would fail here.
+ */
 export function loadWithCodeCache(file: string, writeDelayMs = WRITE_DELAY_MS): { exports: unknown; stats: LoadStats } {
   const started = performance.now();
   const source = fs.readFileSync(file, 'utf8');
@@ -30,7 +34,7 @@ export function loadWithCodeCache(file: string, writeDelayMs = WRITE_DELAY_MS): 
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   const codeCache = !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
-  if (codeCache !== 'used') setTimeout(() => writeCache(script, cacheFile), writeDelayMs).unref();
+  if (codeCache !== 'used') setTimeout(() => writeCache(script, file, cacheFile), writeDelayMs).unref();
   return { exports: module.exports, stats: { loadMs: performance.now() - started, codeCache } };
 }
 
@@ -43,9 +47,9 @@ function readIfThere(file: string): Buffer | undefined {
 }
 
 /** Replaces older caches of the bundle; an extension folder that cannot be written just has none. */
-function writeCache(script: vm.Script, cacheFile: string): void {
-  const dir = path.dirname(cacheFile);
-  const bundle = path.basename(cacheFile).replace(/\.[0-9a-f]{16}\.cache$/, '');
+function writeCache(script: vm.Script, file: string, cacheFile: string): void {
+  const dir = path.dirname(file);
+  const bundle = path.basename(file);
   const temporary = `${cacheFile}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o644 });

@@ -1,4 +1,5 @@
-// The Linux sandbox: bubblewrap's arguments for one hook run.
+// The Linux sandbox: bubblewrap's arguments for a hook run, a warm sandbox and a hook nested in one,
+// and the protected paths of a root, opened for them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SandboxPolicy } from './sandbox';
@@ -37,8 +38,8 @@ export function bwrapHost(env: NodeJS.ProcessEnv = process.env): BwrapHost {
  * unless the hook asks for network, its own network namespace (only a loopback of its own, so not
  * even servers on the host's 127.0.0.1 are reachable).
  */
-export function bwrapArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost = bwrapHost(), binds: readonly ProtectedBind[] = []): string[] {
-  return [...sandboxArgs(program, policy, host, binds, policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
+export function bwrapArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost, binds: readonly ProtectedBind[]): string[] {
+  return [...sandboxArgs(program, policy, host, binds, policy.tempDir), ...DROP_ALL_CAPABILITIES, '--', '/bin/sh', '-c', command];
 }
 
 /**
@@ -57,15 +58,15 @@ export function bwrapWarmArgv(program: string, limits: Omit<SandboxPolicy, 'temp
  * next hook. The read-only system, the read-only /dev and the network are the warm sandbox's, which
  * is what makes this cheaper than a sandbox per run.
  */
-export function bwrapNestedArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost, binds: readonly ProtectedBind[] = []): string[] {
-  return [program, '--dev-bind', '/', '/', ...hookLayer(policy, host, [], binds, policy.tempDir), ...HOOK_ONLY, '--', '/bin/sh', '-c', command];
+export function bwrapNestedArgv(program: string, command: string, policy: SandboxPolicy, host: BwrapHost, binds: readonly ProtectedBind[]): string[] {
+  return [program, '--dev-bind', '/', '/', ...hookLayer(policy, host, [], binds, policy.tempDir), ...DROP_ALL_CAPABILITIES, '--', '/bin/sh', '-c', command];
 }
 
 /**
  * Only for the sandbox a hook runs in: root keeps every capability in a bwrap sandbox otherwise (and
  * could unmount what hides the host). A warm sandbox's worker keeps them, as root, to nest sandboxes.
  */
-const HOOK_ONLY = ['--cap-drop', 'ALL'];
+const DROP_ALL_CAPABILITIES = ['--cap-drop', 'ALL'];
 
 function sandboxArgs(program: string, limits: Omit<SandboxPolicy, 'tempDir'>, host: BwrapHost, binds: readonly ProtectedBind[], tempDir?: string): string[] {
   return [
@@ -123,43 +124,53 @@ export interface ProtectedBind {
   readonly fd: number;
 }
 
-/** The protected paths of a root, opened for one sandbox: hand `fds` to bwrap from fd 3 on, then close them. */
+/** The protected paths of a root, opened for one sandbox: `fds` go to bwrap as fd 3, 4, … (ExecRequest.fds). */
 export interface OpenProtectedPaths {
   readonly binds: readonly ProtectedBind[];
   readonly fds: readonly number[];
-  close(): void;
 }
 
 /** Linux's O_PATH: a handle on the path itself, which never blocks (a FIFO) and reads nothing. */
 const O_PATH = 0o10000000;
+/** What a path that is not there, or not a folder on the way, gives. */
+const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
 
 /**
- * Opens the PROTECTED_IN_ROOT paths of `root` that are there now, as real folders and files; a
- * symlinked one is not protected, as a missing one is not. bwrap binds the opened file itself
+ * Starts what `start` starts with the PROTECTED_IN_ROOT paths of `root` open, and closes them once it
+ * has started (the child has its own copies). Only those that are there, as real folders and files:
+ * a symlinked one is not protected, as a missing one is not. bwrap binds the opened file itself
  * (`--ro-bind-fd`) and refuses to start if the path no longer leads to it when it mounts: a hook
  * running at the same time cannot swap a protected folder for a symlink (`.envrc -> ../../tmp`, which
  * bwrap would follow inside the sandbox) to put a host folder over the sandbox's.
+ *
+ * `root` is a real, absolute path (see canonicalRoot): the opened paths are checked against it.
  */
-export function openProtectedPaths(root: string, firstFd = 3): OpenProtectedPaths {
+export function withProtectedPaths<T>(root: string, start: (opened: OpenProtectedPaths) => T): T {
   const binds: ProtectedBind[] = [];
   const fds: number[] = [];
-  for (const name of PROTECTED_IN_ROOT) {
-    const inside = path.join(root, name);
-    let fd: number;
-    try {
-      fd = fs.openSync(inside, O_PATH | fs.constants.O_NOFOLLOW);
-    } catch {
-      continue;
+  try {
+    for (const name of PROTECTED_IN_ROOT) {
+      const inside = path.join(root, name);
+      let fd: number;
+      try {
+        fd = fs.openSync(inside, O_PATH | fs.constants.O_NOFOLLOW);
+      } catch (error) {
+        // Anything else (no descriptors left, say) must not quietly mean "nothing to protect".
+        if (ABSENT.has((error as NodeJS.ErrnoException).code ?? '')) continue;
+        throw error;
+      }
+      fds.push(fd);
+      // A symlink itself, or one on the way (.github of .github/hooks), leads elsewhere.
+      if (fs.fstatSync(fd).isSymbolicLink() || fs.readlinkSync(`/proc/self/fd/${fd}`) !== inside) {
+        fs.closeSync(fds.pop()!);
+        continue;
+      }
+      binds.push({ path: inside, fd: 3 + binds.length });
     }
-    // A symlink itself, or one on the way (.github of .github/hooks), leads elsewhere.
-    if (fs.fstatSync(fd).isSymbolicLink() || fs.readlinkSync(`/proc/self/fd/${fd}`) !== inside) {
-      fs.closeSync(fd);
-      continue;
-    }
-    binds.push({ path: inside, fd: firstFd + fds.length });
-    fds.push(fd);
+    return start({ binds, fds });
+  } finally {
+    fds.forEach((fd) => fs.closeSync(fd));
   }
-  return { binds, fds, close: () => fds.forEach((fd) => fs.closeSync(fd)) };
 }
 
 function isDir(dir: string): boolean {

@@ -6,7 +6,7 @@ import type { Hook } from './hookConfig';
 import { hookSetWarnings, type HookSet } from './hookSet';
 import { policyRefusal } from './policy';
 import { createRunFolder } from './runFolder';
-import { sandboxedCommand, type SandboxInfo } from './sandbox';
+import { withSandboxedCommand, type SandboxInfo } from './sandbox';
 import type { WarmSandboxes } from './warmSandbox';
 import { matchingHooks, stopHooks } from './matchingHooks';
 import type { ToolTarget } from './toolNames';
@@ -119,22 +119,16 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
       }
       // A sandbox gets a fresh folder per run as the hook's only writable temp folder.
       folder = createRunFolder(input, box.available);
-      const sandboxed = sandboxedCommand(box, hook.command, { root: set.root, tempDir: folder.dir, network: hook.network });
-      let running: Promise<ExecResult>;
-      try {
-        running = exec({
-          command: hook.command,
-          argv: sandboxed.argv,
-          cwd: set.root,
-          env: { ...hookEnv, ...sandboxed.env, GARUDA_HOOK_INPUT: folder.inputFile },
-          stdin: input,
-          timeoutMs: hook.timeoutMs,
-          fds: sandboxed.fds,
-        });
-      } finally {
-        // Started, the child has its own copies.
-        sandboxed.close();
-      }
+      const { inputFile, dir } = folder;
+      const running = withSandboxedCommand(box, hook.command, { root: set.root, tempDir: dir, network: hook.network }, (sandboxed) => exec({
+        command: hook.command,
+        argv: sandboxed.argv,
+        cwd: set.root,
+        env: { ...hookEnv, ...sandboxed.env, GARUDA_HOOK_INPUT: inputFile },
+        stdin: input,
+        timeoutMs: hook.timeoutMs,
+        fds: sandboxed.fds,
+      }));
       return decide(hook, await running);
     } catch (error) {
       // A hook that cannot even be started (no temp folder, a NUL byte in a variable) fails like any

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bwrapArgv, bwrapHost, openProtectedPaths } from './bwrap';
+import { bwrapArgv, bwrapHost, withProtectedPaths } from './bwrap';
 import { SANDBOX_EXEC, sandboxExecArgv } from './macosProfile';
 
 /** What isolates hook processes on this machine; shown wherever the user decides to trust hooks. */
@@ -26,8 +26,6 @@ export interface SandboxedCommand {
   readonly env: Readonly<Record<string, string>>;
   /** For the child from fd 3 on (see ExecRequest.fds). */
   readonly fds: readonly number[];
-  /** Closes `fds` once the command has started. */
-  close(): void;
 }
 
 export interface DetectSandboxOptions {
@@ -68,16 +66,16 @@ export function sandboxLine(info: SandboxInfo): string {
   return `${info.available ? 'OS sandbox' : 'No OS sandbox'}: ${info.description}`;
 }
 
-export function sandboxedCommand(info: SandboxInfo, command: string, policy: SandboxPolicy): SandboxedCommand {
+/** Starts what `start` starts with the command for one hook; open files it hands over are closed once it has started. */
+export function withSandboxedCommand<T>(info: SandboxInfo, command: string, policy: SandboxPolicy, start: (sandboxed: SandboxedCommand) => T): T {
   switch (info.name) {
-    case 'bwrap': {
-      const opened = openProtectedPaths(policy.root);
-      return { argv: bwrapArgv(info.program, command, policy, bwrapHost(), opened.binds), env: { TMPDIR: policy.tempDir }, fds: opened.fds, close: opened.close };
-    }
+    case 'bwrap':
+      return withProtectedPaths(policy.root, ({ binds, fds }) =>
+        start({ argv: bwrapArgv(info.program, command, policy, bwrapHost(), binds), env: { TMPDIR: policy.tempDir }, fds }));
     case 'sandbox-exec':
-      return { argv: sandboxExecArgv(command, policy), env: { TMPDIR: policy.tempDir }, fds: [], close: () => undefined };
+      return start({ argv: sandboxExecArgv(command, policy), env: { TMPDIR: policy.tempDir }, fds: [] });
     case 'none':
-      return { argv: ['/bin/sh', '-c', command], env: {}, fds: [], close: () => undefined };
+      return start({ argv: ['/bin/sh', '-c', command], env: {}, fds: [] });
   }
 }
 
@@ -106,13 +104,12 @@ function detect(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, systemDirs: r
  */
 function probe(info: SandboxInfo, env: NodeJS.ProcessEnv): SandboxInfo {
   const dir = fs.realpathSync(os.tmpdir());
-  const { argv, fds, close } = sandboxedCommand(info, 'exit 0', { root: dir, tempDir: dir, network: false });
-  const result = spawnSync(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe', ...fds], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
-  close();
+  const result = withSandboxedCommand(info, 'exit 0', { root: dir, tempDir: dir, network: false }, ({ argv, fds }) =>
+    spawnSync(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe', ...fds], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' }));
   if (result.status === 0) return info;
   const said = result.error?.message ?? result.stderr.trim().split('\n')[0] ?? '';
   const status = result.signal ? `killed by ${result.signal}` : `exit ${result.status}`;
-  return none(`${argv[0]} is installed but cannot start a sandbox here (${status}${said ? `: ${said}` : ''})`);
+  return none(`${info.available ? info.program : info.name} is installed but cannot start a sandbox here (${status}${said ? `: ${said}` : ''})`);
 }
 
 function none(reason: string): SandboxInfo {

@@ -2,7 +2,7 @@
 // sandbox of its own nested in this one (bwrapNestedArgv), with a fresh temp folder and input file,
 // and reports how it ended. Hooks cannot see this process: they have PID namespaces of their own.
 import { runCommand } from './executor';
-import { bwrapNestedArgv, openProtectedPaths, type ProtectedBind } from './bwrap';
+import { bwrapNestedArgv, withProtectedPaths, type ProtectedBind } from './bwrap';
 import { createRunFolder } from './runFolder';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './warmSandbox';
 
@@ -13,9 +13,13 @@ process.on('message', (request: WorkerRequest) => void run(request));
 process.on('disconnect', () => process.exit(0));
 void start();
 
-/** Ready once a nested sandbox is known to work here (user namespaces may be turned off inside). */
+/**
+ * Ready once a nested sandbox is known to work here (user namespaces may be turned off inside): one
+ * with nothing to bind, whose temp folder is the root (which needs no bind of its own). The host
+ * gives up on a worker that is not ready within its own start timeout.
+ */
 async function start(): Promise<void> {
-  const probe = await runCommand({ command: 'exit 0', argv: nestedArgv('exit 0', setup.root), cwd: setup.root, env: {}, stdin: '', timeoutMs: 10_000 });
+  const probe = await runCommand({ command: 'exit 0', argv: nestedArgv('exit 0', setup.root, []), cwd: setup.root, env: {}, stdin: '', timeoutMs: 60_000 });
   const said = probe.spawnError ?? probe.stderr.trim().split('\n')[0];
   send(probe.exitCode === 0 ? { type: 'ready' } : { type: 'unavailable', reason: said || `a nested bwrap ended with ${probe.signal ?? `exit ${probe.exitCode}`}` });
 }
@@ -25,23 +29,16 @@ async function run(request: WorkerRequest): Promise<void> {
   try {
     // In this sandbox's /tmp, bound into the hook's.
     folder = createRunFolder(request.stdin, true);
-    const opened = openProtectedPaths(setup.root);
-    let running: ReturnType<typeof runCommand>;
-    try {
-      running = runCommand({
-        command: request.command,
-        argv: nestedArgv(request.command, folder.dir, opened.binds),
-        cwd: setup.root,
-        env: { ...request.env, TMPDIR: folder.dir, GARUDA_HOOK_INPUT: folder.inputFile },
-        stdin: request.stdin,
-        timeoutMs: request.timeoutMs,
-        killGraceMs: request.killGraceMs,
-        outputLimit: request.outputLimit,
-        fds: opened.fds,
-      });
-    } finally {
-      opened.close();
-    }
+    const { dir, inputFile } = folder;
+    const running = withProtectedPaths(setup.root, ({ binds, fds }) => runCommand({
+      command: request.command,
+      argv: nestedArgv(request.command, dir, binds),
+      cwd: setup.root,
+      env: { ...request.env, TMPDIR: dir, GARUDA_HOOK_INPUT: inputFile },
+      stdin: request.stdin,
+      timeoutMs: request.timeoutMs,
+      fds,
+    }));
     send({ type: 'result', id: request.id, result: await running });
   } catch (error) {
     send({ type: 'failed', id: request.id, message: (error as Error).message });
@@ -50,7 +47,7 @@ async function run(request: WorkerRequest): Promise<void> {
   await folder?.remove();
 }
 
-function nestedArgv(command: string, tempDir: string, binds: readonly ProtectedBind[] = []): string[] {
+function nestedArgv(command: string, tempDir: string, binds: readonly ProtectedBind[]): string[] {
   return bwrapNestedArgv(setup.program, command, { root: setup.root, tempDir, network: setup.network }, setup.host, binds);
 }
 

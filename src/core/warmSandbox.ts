@@ -29,8 +29,6 @@ export interface WorkerRequest {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdin: string;
   readonly timeoutMs: number;
-  readonly killGraceMs?: number;
-  readonly outputLimit?: number;
 }
 
 export type WorkerReply =
@@ -39,8 +37,8 @@ export type WorkerReply =
   | { readonly type: 'result'; readonly id: number; readonly result: ExecResult }
   | { readonly type: 'failed'; readonly id: number; readonly message: string };
 
-/** A hook run as the executor takes it, in the root: the sandbox decides the program and the folders. */
-export type WarmRequest = Omit<ExecRequest, 'argv' | 'cwd' | 'signal'>;
+/** A hook run in the root: the sandbox decides the program, the folders and the open files. */
+export type WarmRequest = Pick<ExecRequest, 'command' | 'env' | 'stdin' | 'timeoutMs'>;
 
 /** Which sandbox a run belongs in: hooks of different sources never share one. */
 export interface WarmSandboxKey {
@@ -89,8 +87,9 @@ export class WarmSandboxes {
   }
 
   /**
-   * Runs one hook in the warm sandbox for `key`, started on first use. Undefined when that sandbox
-   * cannot work here (said once through onProblem): the caller then runs the hook in a sandbox of its own.
+   * Runs one hook in the warm sandbox for `key`, started on first use. Undefined when warm sandboxes
+   * cannot work here (said through onProblem, then not tried again for RETRY_MS): the caller then runs
+   * the hook in a sandbox of its own.
    */
   async run(key: WarmSandboxKey, request: WarmRequest): Promise<ExecResult | undefined> {
     // Start-up is part of what the run costs, the worker's too.
@@ -137,7 +136,7 @@ class WarmSandbox {
   /** True once the worker is ready, or why it could not start. */
   readonly ready: Promise<true | string>;
   private readonly child: ChildProcess;
-  private readonly pending = new Map<number, { request: WarmRequest; resolve: (result: ExecResult) => void }>();
+  private readonly pending = new Map<number, (result: ExecResult) => void>();
   private nextId = 0;
   private stderr = '';
   private idleTimer: NodeJS.Timeout | undefined;
@@ -193,21 +192,18 @@ class WarmSandbox {
   }
 
   run(request: WarmRequest, started: number): Promise<ExecResult> {
-    if (this.ended !== undefined) return Promise.resolve(sandboxEnded(this.ended, performance.now() - started));
+    if (this.ended !== undefined) return Promise.resolve({ ...sandboxEnded(this.ended), durationMs: performance.now() - started });
     clearTimeout(this.idleTimer);
     this.holdHost(true);
     const id = this.nextId++;
     return new Promise<ExecResult>((resolve) => {
-      const backstop = setTimeout(() => this.end('its worker did not answer within the hook\'s timeout'), request.timeoutMs + (request.killGraceMs ?? KILL_GRACE_MS) + BACKSTOP_MS);
-      this.pending.set(id, {
-        request,
-        resolve: (result) => {
-          clearTimeout(backstop);
-          resolve({ ...result, durationMs: performance.now() - started });
-        },
+      const backstop = setTimeout(() => this.end('its worker did not answer within the hook\'s timeout'), request.timeoutMs + KILL_GRACE_MS + BACKSTOP_MS);
+      this.pending.set(id, (result) => {
+        clearTimeout(backstop);
+        resolve({ ...result, durationMs: performance.now() - started });
       });
-      const { command, env, stdin, timeoutMs, killGraceMs, outputLimit } = request;
-      this.child.send({ id, command, env, stdin, timeoutMs, killGraceMs, outputLimit } satisfies WorkerRequest, (error) => {
+      const { command, env, stdin, timeoutMs } = request;
+      this.child.send({ id, command, env, stdin, timeoutMs } satisfies WorkerRequest, (error) => {
         if (error) this.end(`its worker could not be reached: ${error.message}`);
       });
     });
@@ -217,13 +213,13 @@ class WarmSandbox {
     this.end('Garuda closed it');
   }
 
-  /** A reply for a run that is out, taken field by field. */
+  /** A reply for a run that is out. */
   private settle(reply: WorkerReply): void {
     if (reply?.type !== 'result' && reply?.type !== 'failed') return;
-    const run = this.pending.get(reply.id);
-    if (!run) return;
+    const resolve = this.pending.get(reply.id);
+    if (!resolve) return;
     this.pending.delete(reply.id);
-    run.resolve(reply.type === 'failed' ? { ...sandboxEnded('', 0), signal: null, spawnError: String(reply.message) } : checkedResult(reply.result, run.request));
+    resolve(reply.type === 'failed' ? notStarted(String(reply.message)) : checkedResult(reply.result));
     if (this.pending.size === 0) this.idle();
   }
 
@@ -249,9 +245,9 @@ class WarmSandbox {
     this.ended = why;
     clearTimeout(this.idleTimer);
     this.onEnd();
-    for (const [id, run] of this.pending) {
+    for (const [id, resolve] of this.pending) {
       this.pending.delete(id);
-      run.resolve(sandboxEnded(why, 0));
+      resolve(sandboxEnded(why));
     }
     this.holdHost(false);
     if (this.child.connected) this.child.disconnect();
@@ -264,22 +260,24 @@ class WarmSandbox {
   }
 }
 
-function sandboxEnded(why: string, durationMs: number): ExecResult {
-  return {
-    exitCode: null,
-    signal: 'SIGKILL',
-    timedOut: false,
-    stdout: '',
-    stderr: why ? `the hook's sandbox ended while it ran: ${why}` : '',
-    stdoutTruncated: false,
-    stderrTruncated: false,
-    durationMs,
-  };
+/** A run whose sandbox went away: it fails as a hook killed mid-run does. Its time is set by `run`. */
+function sandboxEnded(why: string): ExecResult {
+  const stderr = `the hook's sandbox ended while it ran: ${why}`;
+  return { exitCode: null, signal: 'SIGKILL', timedOut: false, stdout: '', stderr, stdoutTruncated: false, stderrTruncated: false, durationMs: 0 };
 }
 
-function checkedResult(result: ExecResult, request: WarmRequest): ExecResult {
+/** A hook the worker could not start (a NUL byte in its environment, say). */
+function notStarted(message: string): ExecResult {
+  return { exitCode: null, signal: null, timedOut: false, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, durationMs: 0, spawnError: message };
+}
+
+/**
+ * The worker's reply, read field by field as a second line of defence: the worker runs inside the
+ * sandbox, and only a well-formed result, within the output limit, reaches the decision.
+ */
+function checkedResult(result: ExecResult): ExecResult {
   // Characters, not bytes: never fewer than the worker's byte limit kept.
-  const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, request.outputLimit ?? OUTPUT_LIMIT_BYTES) : '');
+  const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, OUTPUT_LIMIT_BYTES) : '');
   const exitCode = Number.isInteger(result?.exitCode) ? result.exitCode : null;
   const signal = typeof result?.signal === 'string' ? result.signal : null;
   return {

@@ -1,6 +1,6 @@
 // What running hooks costs: the runner against a bare process, hooks in parallel, and the sandbox.
 import { spawn } from 'node:child_process';
-import { bwrapArgv } from '../../src/core/bwrap';
+import { bwrapArgv, bwrapHost } from '../../src/core/bwrap';
 import { createHookRunner, type ToolCall } from '../../src/core/runner';
 import { detectSandbox } from '../../src/core/sandbox';
 import { WarmSandboxes } from '../../src/core/warmSandbox';
@@ -37,7 +37,7 @@ export async function hookFigures(workspace: BenchWorkspace): Promise<HookFigure
   const perRun = createHookRunner({ sandbox });
   const perRunIsolation = await interleaved(() => perRun.preToolUse(set, CALL), () => unsandboxed.preToolUse(set, CALL), { rounds: 10, iterations: 10 });
   // The floor of a sandbox per run on this machine: bubblewrap itself, with the runner's arguments, against a bare shell.
-  const bwrapTrue = bwrapArgv(sandbox.program, 'true', { root: set.root, tempDir: await workspace.folder('bwrap-tmp'), network: false });
+  const bwrapTrue = bwrapArgv(sandbox.program, 'true', { root: set.root, tempDir: await workspace.folder('bwrap-tmp'), network: false }, bwrapHost(), []);
   const floor = await interleaved(() => bare(bwrapTrue, stdin), () => bare(SH_TRUE, stdin), { rounds: 10, iterations: 10 });
 
   const sleepers = await workspace.hookSet({ preToolUse: Array.from({ length: SLEEPERS }, () => ({ command: `sleep ${SLEEP_MS / 1000}` })) });

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { constants, fstatSync, promises as fs } from 'node:fs';
+import { constants, promises as fs, readdirSync, readlinkSync, renameSync, symlinkSync } from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bwrapArgv, bwrapHost, bwrapNestedArgv, bwrapWarmArgv, openProtectedPaths, type BwrapHost } from '../../src/core/bwrap';
+import { bwrapArgv, bwrapHost, bwrapNestedArgv, bwrapWarmArgv, withProtectedPaths, type BwrapHost, type OpenProtectedPaths } from '../../src/core/bwrap';
 import { loadHookSet } from '../../src/core/hookSet';
 import { macosProfile, sandboxExecArgv } from '../../src/core/macosProfile';
 import { runCommand } from '../../src/core/executor';
 import { createHookRunner } from '../../src/core/runner';
-import { detectSandbox, sandboxedCommand, sandboxLine } from '../../src/core/sandbox';
+import { detectSandbox, sandboxLine, withSandboxedCommand } from '../../src/core/sandbox';
 import { WarmSandboxes } from '../../src/core/warmSandbox';
 import { bwrapSandbox, fixture, processesWith, tempDir, userHooks, waitFor, worker, writeJson } from './helpers';
 
@@ -71,14 +71,13 @@ describe('sandbox detection', () => {
 describe('sandbox commands', () => {
   it('runs sh -c directly when there is no sandbox, with nothing added to the environment', () => {
     const none = detectSandbox({ env: { PATH: '' }, platform: 'win32' });
-    const { argv, env, fds } = sandboxedCommand(none, 'echo hi', policy);
-    assert.deepEqual({ argv, env, fds }, { argv: ['/bin/sh', '-c', 'echo hi'], env: {}, fds: [] });
+    assert.deepEqual(withSandboxedCommand(none, 'echo hi', policy, (command) => command), { argv: ['/bin/sh', '-c', 'echo hi'], env: {}, fds: [] });
   });
 
   const host: BwrapHost = { run: true, varTmp: true };
 
   it('gives bwrap a read-only system and /dev, a writable root and temp folder, private /tmp and /dev/shm, fresh /proc, no capabilities and no network', () => {
-    assert.deepEqual(bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host), [
+    assert.deepEqual(bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host, []), [
       '/usr/bin/bwrap',
       '--ro-bind', '/', '/',
       '--bind', '/work/project', '/work/project',
@@ -103,9 +102,9 @@ describe('sandbox commands', () => {
       '/bin/sh', '-c', 'echo hi',
     ]);
     // A root in /tmp can only be mounted after the private /tmp; a temp folder in the root needs no bind.
-    const inTmp = bwrapArgv('/usr/bin/bwrap', 'x', { root: '/tmp/project', tempDir: '/tmp/project', network: false }, host);
+    const inTmp = bwrapArgv('/usr/bin/bwrap', 'x', { root: '/tmp/project', tempDir: '/tmp/project', network: false }, host, []);
     assert.deepEqual(inTmp.slice(inTmp.indexOf('--tmpfs'), inTmp.indexOf('--unsetenv')), ['--tmpfs', '/dev/shm', '--tmpfs', '/tmp', '--tmpfs', '/run', '--tmpfs', '/var/tmp', '--bind', '/tmp/project', '/tmp/project']);
-    assert.equal(bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network: true }, host).includes('--unshare-net'), false);
+    assert.equal(bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network: true }, host, []).includes('--unshare-net'), false);
   });
 
   it('binds the protected folders and files of the root read-only as opened, only those that are there and not behind a symlink', async () => {
@@ -118,24 +117,23 @@ describe('sandbox commands', () => {
       await fs.symlink(`${'../'.repeat(root.split('/').length - 1)}tmp`, path.join(root, '.claude'));
       // Opening a FIFO to read would wait for a writer.
       execFileSync('mkfifo', [path.join(root, '.devcontainer')]);
-      const opened = openProtectedPaths(root);
-      try {
-        const expected = ['.git', '.github/hooks', '.husky', '.envrc', '.devcontainer'].map((name) => path.join(root, name));
-        assert.deepEqual(opened.binds.map((bind) => bind.path), expected);
-        assert.deepEqual(opened.binds.map((bind) => bind.fd), [3, 4, 5, 6, 7]);
-        assert.equal(opened.fds.length, 5);
-        const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, root }, host, opened.binds);
-        assert.deepEqual(argv.flatMap((arg, i) => (arg === '--ro-bind-fd' ? [`${argv[i + 1]} ${argv[i + 2]}`] : [])), expected.map((file, i) => `${i + 3} ${file}`));
-      } finally {
-        opened.close();
-      }
-      for (const fd of opened.fds) assert.throws(() => fstatSync(fd), /EBADF/);
+      const expected = ['.git', '.github/hooks', '.husky', '.envrc', '.devcontainer'].map((name) => path.join(root, name));
+      const opened = withProtectedPaths(root, (paths) => {
+        // Open while the command starts: each descriptor leads to its path.
+        assert.deepEqual(paths.fds.map((fd) => readlinkSync(`/proc/self/fd/${fd}`)), expected);
+        return paths;
+      });
+      assert.deepEqual(opened.binds.map((bind) => bind.path), expected);
+      assert.deepEqual(opened.binds.map((bind) => bind.fd), [3, 4, 5, 6, 7]);
+      const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, root }, host, opened.binds);
+      assert.deepEqual(argv.flatMap((arg, i) => (arg === '--ro-bind-fd' ? [`${argv[i + 1]} ${argv[i + 2]}`] : [])), expected.map((file, i) => `${i + 3} ${file}`));
+      // Closed once the command has started.
+      assert.deepEqual(openFilesUnder(root), []);
       // .github/hooks behind a symlinked .github is not followed either.
       await fs.rm(path.join(root, '.github'), { recursive: true });
       await fs.symlink('config', path.join(root, '.github'));
       await fs.mkdir(path.join(root, 'config/hooks'));
-      const again = openProtectedPaths(root);
-      again.close();
+      const again = withProtectedPaths(root, (paths) => paths);
       assert.equal(again.binds.some((bind) => bind.path === path.join(root, '.github/hooks')), false);
     } finally {
       await fs.rm(root, { recursive: true, force: true });
@@ -143,8 +141,8 @@ describe('sandbox commands', () => {
   });
 
   it('nests each hook of a warm sandbox in a sandbox of its own: the same fresh parts, the warm one\'s system, /dev and network', () => {
-    const perRun = bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host);
-    const nested = bwrapNestedArgv('/usr/bin/bwrap', 'echo hi', policy, host);
+    const perRun = bwrapArgv('/usr/bin/bwrap', 'echo hi', policy, host, []);
+    const nested = bwrapNestedArgv('/usr/bin/bwrap', 'echo hi', policy, host, []);
     assert.deepEqual(nested.slice(0, 4), ['/usr/bin/bwrap', '--dev-bind', '/', '/']);
     const without = (argv: string[], ...parts: string[][]) => parts.reduce((joined, part) => joined.replace(`\0${part.join('\0')}`, ''), argv.join('\0')).split('\0');
     assert.deepEqual(nested.slice(4), without(perRun, ['--dev', '/dev', '--remount-ro', '/dev'], ['--unshare-net']).slice(4));
@@ -156,7 +154,7 @@ describe('sandbox commands', () => {
 
   it('empties /run only without network, never a symlinked /run, and always /var/tmp and a runtime folder outside /run', () => {
     const emptied = (network: boolean, on: BwrapHost) => {
-      const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network }, on);
+      const argv = bwrapArgv('/usr/bin/bwrap', 'x', { ...policy, network }, on, []);
       return argv.flatMap((arg, i) => (arg === '--tmpfs' && !['/tmp', '/dev/shm'].includes(argv[i + 1]!) ? [argv[i + 1]] : []));
     };
     const underRun = { run: true, varTmp: true, runtimeDir: '/run/user/1000' };
@@ -180,7 +178,7 @@ describe('sandbox commands', () => {
   });
 
   it('points TMPDIR at the run temp folder inside a sandbox', () => {
-    assert.deepEqual(sandboxedCommand(bwrapSandbox(), 'x', policy).env, { TMPDIR: '/tmp/garuda-hook-x' });
+    assert.deepEqual(withSandboxedCommand(bwrapSandbox(), 'x', policy, (command) => command.env), { TMPDIR: '/tmp/garuda-hook-x' });
   });
 
   // The expected profiles are files beside the tests, so they read as what sandbox-exec gets.
@@ -412,34 +410,37 @@ describe('a protected folder swapped for a symlink while its sandbox starts', ()
     await fs.rm(marker, { force: true });
   });
 
-  /** A root with a protected folder, opened, then swapped for a symlink that climbs to the host's /tmp. */
-  const swapped = async (root: string) => {
+  /**
+   * Starts `argv(opened)` with the protected paths of `root` open, after swapping its protected folder
+   * for a symlink that climbs to /tmp when `swap` is set.
+   */
+  const run = async (root: string, swap: boolean, argv: (opened: OpenProtectedPaths) => string[]) => {
     await fs.mkdir(path.join(root, '.claude'), { recursive: true });
-    const opened = openProtectedPaths(root);
-    await fs.rename(path.join(root, '.claude'), path.join(root, 'moved'));
-    await fs.symlink(`${'../'.repeat(root.split('/').length - 1)}tmp`, path.join(root, '.claude'));
-    return opened;
-  };
-  const run = async (argv: string[], root: string, fds: readonly number[]) => {
-    const result = await runCommand({ command: '', argv, cwd: root, env: { PATH: process.env.PATH }, stdin: '', timeoutMs: 10_000, fds });
+    const result = await withProtectedPaths(root, (opened) => {
+      if (swap) {
+        renameSync(path.join(root, '.claude'), path.join(root, 'moved'));
+        symlinkSync(`${'../'.repeat(root.split('/').length - 1)}tmp`, path.join(root, '.claude'));
+      }
+      return runCommand({ command: '', argv: argv(opened), cwd: root, env: { PATH: process.env.PATH }, stdin: '', timeoutMs: 10_000, fds: opened.fds });
+    });
     return { exitCode: result.exitCode, output: `${result.stdout}${result.stderr}`.trim() };
   };
   const look = (file: string) => `cat ${file} 2>/dev/null || echo hidden`;
-  // bwrap checks that the path it mounts on still leads to the opened file ("Race condition binding
-  // dirfd") and refuses to start: its own words, one line, and the hook never ran.
-  const REFUSED = /^bwrap: [^\n]+$/;
+  // bwrap checks that the path it mounts on still leads to the opened file, and refuses to start: the
+  // hook never ran. In the root the swapped symlink leads out of the new root, in /tmp back into it.
+  const REFUSED = /^bwrap: (Race condition binding dirfd|Can't bind mount \S+ on \S+\/\.claude: realpath\(destination\))/;
 
   // Outside /tmp, where workspaces live, and inside it, which is mounted before the root.
   for (const where of ['in the home folder', 'in /tmp'] as const) {
-    it(`refuses to start a sandbox per run, for a root ${where}`, async () => {
+    it(`refuses to start a sandbox per run, for a root ${where}, and starts it when nothing was swapped`, async () => {
       const root = where === 'in /tmp' ? await fs.mkdtemp('/tmp/garuda-race-') : outer;
-      const opened = await swapped(root);
       try {
-        const result = await run(bwrapArgv(bwrapSandbox().program, look(marker), { root, tempDir: root, network: false }, bwrapHost(), opened.binds), root, opened.fds);
-        assert.notEqual(result.exitCode, 0);
-        assert.match(result.output, REFUSED);
+        const argv = ({ binds }: OpenProtectedPaths) => bwrapArgv(bwrapSandbox().program, look(marker), { root, tempDir: root, network: false }, bwrapHost(), binds);
+        assert.deepEqual(await run(root, false, argv), { exitCode: 0, output: 'hidden' });
+        const swapped = await run(root, true, argv);
+        assert.notEqual(swapped.exitCode, 0);
+        assert.match(swapped.output, REFUSED);
       } finally {
-        opened.close();
         if (root !== outer) await fs.rm(root, { recursive: true, force: true });
       }
     });
@@ -447,15 +448,23 @@ describe('a protected folder swapped for a symlink while its sandbox starts', ()
 
   it('refuses to start a sandbox nested in a warm one, whose /tmp holds other runs\' temp folders', async () => {
     const { program } = bwrapSandbox();
-    const opened = await swapped(outer);
-    try {
-      const nested = bwrapNestedArgv(program, look('/tmp/other-run'), { root: outer, tempDir: outer, network: false }, bwrapHost(), opened.binds);
-      const warm = [...bwrapWarmArgv(program, { root: outer, network: false }, bwrapHost()), '/bin/sh', '-c', 'echo other > /tmp/other-run && exec "$@"', 'sh'];
-      const result = await run([...warm, ...nested], outer, opened.fds);
-      assert.notEqual(result.exitCode, 0);
-      assert.match(result.output, REFUSED);
-    } finally {
-      opened.close();
-    }
+    const warm = [...bwrapWarmArgv(program, { root: outer, network: false }, bwrapHost()), '/bin/sh', '-c', 'echo other > /tmp/other-run && exec "$@"', 'sh'];
+    const argv = ({ binds }: OpenProtectedPaths) => [...warm, ...bwrapNestedArgv(program, look('/tmp/other-run'), { root: outer, tempDir: outer, network: false }, bwrapHost(), binds)];
+    assert.deepEqual(await run(outer, false, argv), { exitCode: 0, output: 'hidden' });
+    const swapped = await run(outer, true, argv);
+    assert.notEqual(swapped.exitCode, 0);
+    assert.match(swapped.output, REFUSED);
   });
 });
+
+/** This process's open files that lead into `dir`. */
+function openFilesUnder(dir: string): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(`${dir}/`) ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+}

@@ -1,7 +1,7 @@
 // Runs one command in the OS sandbox and waits for it: `run-sandboxed ROOT COMMAND [MODE]`, MODE
 // being "a warm sandbox" or a sandbox per run. Tests kill it.
 import { runCommand } from '../../../src/core/executor';
-import { detectSandbox, sandboxedCommand } from '../../../src/core/sandbox';
+import { detectSandbox, withSandboxedCommand } from '../../../src/core/sandbox';
 import { WarmSandboxes } from '../../../src/core/warmSandbox';
 
 const [root, command, mode] = process.argv.slice(2);
@@ -11,10 +11,7 @@ const run = async () => {
   if (mode === 'a warm sandbox' && sandbox.name === 'bwrap') {
     return new WarmSandboxes().run({ program: sandbox.program, root: root!, network: false, source: 'user' }, request);
   }
-  const { argv, fds, close } = sandboxedCommand(sandbox, command!, { root: root!, tempDir: root!, network: false });
-  const running = runCommand({ ...request, argv, cwd: root!, fds });
-  close();
-  return running;
+  return withSandboxedCommand(sandbox, command!, { root: root!, tempDir: root!, network: false }, ({ argv, fds }) => runCommand({ ...request, argv, cwd: root!, fds }));
 };
 run().catch((error) => {
   console.error(error);
