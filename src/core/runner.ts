@@ -109,12 +109,11 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
     if (refusal) return refused(hook, refusal, true);
     const input = JSON.stringify(payload);
     const box = sandbox();
-    const hookEnv = { ...env, ...vars, GARUDA_PROJECT_DIR: set.root };
     let folder: ReturnType<typeof createRunFolder> | undefined;
     try {
       if (box.name === 'bwrap' && deps.warmSandboxes) {
         const key = { program: box.program, root: set.root, network: hook.network, source: hook.source };
-        const result = await deps.warmSandboxes.run(key, { command: hook.command, env: hookEnv, stdin: input, timeoutMs: hook.timeoutMs });
+        const result = await deps.warmSandboxes.run(key, { command: hook.command, env: { ...env, ...vars, GARUDA_PROJECT_DIR: set.root }, stdin: input, timeoutMs: hook.timeoutMs });
         if (result) return decide(hook, result);
       }
       // A sandbox gets a fresh folder per run as the hook's only writable temp folder.
@@ -124,7 +123,8 @@ export function createHookRunner(deps: RunnerDeps): HookRunner {
         command: hook.command,
         argv: sandboxed.argv,
         cwd: set.root,
-        env: { ...hookEnv, ...sandboxed.env, GARUDA_HOOK_INPUT: inputFile },
+        // One copy of the environment per run: it is the largest object on this path.
+        env: { ...env, ...vars, ...sandboxed.env, GARUDA_HOOK_INPUT: inputFile, GARUDA_PROJECT_DIR: set.root },
         stdin: input,
         timeoutMs: hook.timeoutMs,
         fds: sandboxed.fds,
