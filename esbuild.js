@@ -56,25 +56,25 @@ async function sandboxWorkerSource() {
 async function main() {
   fs.mkdirSync('dist', { recursive: true });
   // Every bundle that may start a warm sandbox carries the worker.
-  Object.assign(common, { define: { GARUDA_SANDBOX_WORKER: JSON.stringify(await sandboxWorkerSource()) } });
+  const bundle = { ...common, define: { GARUDA_SANDBOX_WORKER: JSON.stringify(await sandboxWorkerSource()) } };
   fs.copyFileSync(require.resolve('mvdan-sh'), 'dist/shell-parser.js');
   const builds = [
-    { ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+    { ...bundle, entryPoints: { cli: 'src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   ];
   if (fs.existsSync('src/extension.ts')) {
     // main.js is the entry point: it loads extension.js with V8's code cache.
-    builds.push({ ...common, entryPoints: { extension: 'src/extension.ts', main: 'src/main.ts' }, outdir: 'dist' });
+    builds.push({ ...bundle, entryPoints: { extension: 'src/extension.ts', main: 'src/main.ts' }, outdir: 'dist' });
   }
   if (tests) {
     const workers = fs.readdirSync('test/unit/workers').map((f) => path.join('test/unit/workers', f));
     const entryPoints = [...listTests('test/unit'), ...workers];
-    builds.push({ ...common, entryPoints, outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
+    builds.push({ ...bundle, entryPoints, outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha'] });
     const integration = ['test/integration/index.ts', ...listTests('test/integration')];
-    builds.push({ ...common, entryPoints: integration, outdir: 'out/test/integration', external: ['vscode', 'mocha'] });
-    builds.push({ ...common, entryPoints: listTests('test/e2e'), outdir: 'out/test/e2e', external: ['playwright-core', 'mocha'] });
+    builds.push({ ...bundle, entryPoints: integration, outdir: 'out/test/integration', external: ['vscode', 'mocha'] });
+    builds.push({ ...bundle, entryPoints: listTests('test/e2e'), outdir: 'out/test/e2e', external: ['playwright-core', 'mocha'] });
   }
   if (bench) {
-    builds.push({ ...common, entryPoints: ['test/bench/run.ts', 'test/bench/activation.ts'], outdir: 'out/test/bench' });
+    builds.push({ ...bundle, entryPoints: ['test/bench/run.ts', 'test/bench/activation.ts'], outdir: 'out/test/bench' });
   }
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
   if (watch) {
